@@ -1,0 +1,194 @@
+import path from 'node:path';
+
+/** One typed configuration, parsed once from the environment and CLI flags (flags win). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** postgres://… switches storage from the embedded SQLite file to PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** redis://… switches hot state (counters, single-use ids, rate limits) to Redis. */
+  redisUrl: string | undefined;
+  /** HMAC key for access tokens and fingerprint tokens; generated into dataDir when unset. */
+  secret: string | undefined;
+  /** Proxies whose X-Forwarded-For is trusted (IPs or CIDRs). Empty: the socket address is the client. */
+  trustedProxies: string[];
+  unsafeWebhookTargets: boolean;
+  webhookBackoffBaseS: number;
+  /** Hostname suffixes treated as private platform names for webhook URLs. */
+  webhookPrivateSuffixes: string[];
+  /** Run the webhook dispatcher inside `serve`. */
+  webhookWorker: boolean;
+  rateLimits: {
+    browserPerSecond: number;
+    serverPerSecond: number;
+    loginPerMinuteAccount: number;
+    loginPerMinuteIp: number;
+  };
+  powFloor: number;
+  seedDemo: boolean;
+  nodeEnv: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Map of flag name (without --) to environment variable name. */
+export const SETTINGS = {
+  host: 'WARDEN_HOST',
+  port: 'WARDEN_PORT',
+  'data-dir': 'WARDEN_DATA_DIR',
+  'log-level': 'WARDEN_LOG_LEVEL',
+  'database-url': 'WARDEN_DATABASE_URL',
+  'redis-url': 'WARDEN_REDIS_URL',
+  secret: 'WARDEN_SECRET',
+  'trusted-proxies': 'WARDEN_TRUSTED_PROXIES',
+  'unsafe-webhook-targets': 'WARDEN_UNSAFE_WEBHOOK_TARGETS',
+  'webhook-backoff-base-s': 'WARDEN_WEBHOOK_BACKOFF_BASE_S',
+  'webhook-private-suffixes': 'WARDEN_WEBHOOK_PRIVATE_SUFFIXES',
+  'webhook-worker': 'WARDEN_WEBHOOK_WORKER',
+  'rate-browser-per-second': 'WARDEN_RATE_BROWSER_PER_SECOND',
+  'rate-server-per-second': 'WARDEN_RATE_SERVER_PER_SECOND',
+  'rate-login-per-minute-account': 'WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT',
+  'rate-login-per-minute-ip': 'WARDEN_RATE_LOGIN_PER_MINUTE_IP',
+  'pow-floor': 'WARDEN_POW_FLOOR',
+  'seed-demo': 'WARDEN_SEED_DEMO',
+} as const;
+
+export type FlagName = keyof typeof SETTINGS;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const DEFAULT_PRIVATE_SUFFIXES = [
+  '.localhost',
+  '.internal',
+  '.local',
+  '.localdomain',
+  '.home.arpa',
+  '.lan',
+  '.corp',
+  '.intranet',
+  '.svc.cluster.local',
+];
+
+/** Parse `--name value` / `--name=value` flags into a map of env names. Unknown flags are an error. */
+export function flagsToEnv(argv: readonly string[]): Source {
+  const out: Source = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(arg, 'unexpected argument');
+    const eq = arg.indexOf('=');
+    const name = (eq === -1 ? arg.slice(2) : arg.slice(2, eq)) as FlagName;
+    const env = SETTINGS[name];
+    if (!env) throw new ConfigError(`--${name}`, 'unknown flag');
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) value = argv[++i];
+    else value = '1';
+    out[env] = value;
+  }
+  return out;
+}
+
+function int(src: Source, name: string, fallback: number, min: number, max: number): number {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function num(src: Source, name: string, fallback: number, min: number): number {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new ConfigError(name, `expected a number ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(src: Source, name: string, fallback: boolean): boolean {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `expected true/false (1/0), got "${raw}"`);
+}
+
+function url(src: Source, name: string, protocols: string[]): string | undefined {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+function list(src: Source, name: string): string[] | undefined {
+  const raw = src[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
+  const src: Source = { ...env, ...flagsToEnv(argv) };
+  const logLevel = (src.WARDEN_LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('WARDEN_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const nodeEnv = src.NODE_ENV ?? 'development';
+  const unsafeWebhookTargets = bool(src, 'WARDEN_UNSAFE_WEBHOOK_TARGETS', false);
+  if (unsafeWebhookTargets && nodeEnv === 'production') {
+    throw new ConfigError(
+      'WARDEN_UNSAFE_WEBHOOK_TARGETS',
+      'is refused when NODE_ENV=production (it allows webhooks to loopback and private addresses)',
+    );
+  }
+  const secret = src.WARDEN_SECRET;
+  if (secret !== undefined && secret !== '' && secret.length < 32) {
+    throw new ConfigError('WARDEN_SECRET', 'must be at least 32 characters');
+  }
+  const trustedProxies = list(src, 'WARDEN_TRUSTED_PROXIES') ?? [];
+  return {
+    host: src.WARDEN_HOST || '127.0.0.1',
+    port: int(src, 'WARDEN_PORT', 8080, 0, 65535),
+    dataDir: path.resolve(src.WARDEN_DATA_DIR || './data'),
+    logLevel,
+    databaseUrl: url(src, 'WARDEN_DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(src, 'WARDEN_REDIS_URL', ['redis:', 'rediss:']),
+    secret: secret || undefined,
+    trustedProxies,
+    unsafeWebhookTargets,
+    webhookBackoffBaseS: num(src, 'WARDEN_WEBHOOK_BACKOFF_BASE_S', 60, 0),
+    webhookPrivateSuffixes: list(src, 'WARDEN_WEBHOOK_PRIVATE_SUFFIXES') ?? DEFAULT_PRIVATE_SUFFIXES,
+    webhookWorker: bool(src, 'WARDEN_WEBHOOK_WORKER', true),
+    rateLimits: {
+      browserPerSecond: int(src, 'WARDEN_RATE_BROWSER_PER_SECOND', 100, 1, 1_000_000),
+      serverPerSecond: int(src, 'WARDEN_RATE_SERVER_PER_SECOND', 1000, 1, 1_000_000),
+      loginPerMinuteAccount: int(src, 'WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT', 10, 1, 1_000_000),
+      loginPerMinuteIp: int(src, 'WARDEN_RATE_LOGIN_PER_MINUTE_IP', 30, 1, 1_000_000),
+    },
+    powFloor: int(src, 'WARDEN_POW_FLOOR', 14, 1, 26),
+    seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
+    nodeEnv,
+  };
+}

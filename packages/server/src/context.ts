@@ -1,0 +1,17 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.ts';
+import type { HotState } from './state/hot-state.ts';
+import type { Database } from './storage/db.ts';
+
+/** Everything a route plugin or a worker needs, built once in main.ts (or by a test). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  hotState: HotState;
+  metrics: Registry;
+  logger: Logger;
+  /** Secret for signing access tokens and fingerprint tokens. */
+  secret: string;
+  now: () => number;
+}

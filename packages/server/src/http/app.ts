@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
+import { installErrorHandling } from './errors.ts';
+import { observabilityRoutes } from './observability.ts';
+import { registerRoutes } from './routes.ts';
+import type { App } from './types.ts';
+
+/** Headers and body fields never written to logs. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-secret-key"]',
+  'req.headers.cookie',
+  '*.password',
+  '*.secretKey',
+  '*.secret',
+  '*.accessToken',
+  '*.refreshToken',
+];
+
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: MANAGEMENT_BODY_LIMIT,
+    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+    ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installBodyParsing(app);
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Warden API',
+        version: '1.0.0',
+        description: 'Self-hosted bot and fraud scoring. Every success is `{success, data, timestamp}`.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          siteKey: { type: 'apiKey', in: 'header', name: 'X-Site-Key' },
+          secretKey: { type: 'apiKey', in: 'header', name: 'X-Secret-Key' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (scope) => observabilityRoutes(scope, ctx));
+  await registerRoutes(app, ctx);
+  return app;
+}

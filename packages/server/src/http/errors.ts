@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, type ErrorDetail, errorBody } from '../errors.ts';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turn Ajv issues into `{path, message}` details with JSON-pointer-like dotted paths. */
+export function validationDetails(issues: readonly ValidationIssue[], prefix: string): ErrorDetail[] {
+  return issues.map((issue) => {
+    let path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = issue.params?.missingProperty;
+    if (typeof missing === 'string') path = path ? `${path}.${missing}` : missing;
+    const extra = issue.params?.additionalProperty;
+    if (typeof extra === 'string') path = path ? `${path}.${extra}` : extra;
+    return { path: path ? `${prefix}.${path}` : prefix, message: issue.message ?? 'invalid' };
+  });
+}
+
+export function validationError(issues: readonly ValidationIssue[], context: string): ApiError {
+  const details = validationDetails(issues, context);
+  return new ApiError(
+    'validation_failed',
+    `Invalid ${context}: ${details[0]?.path} ${details[0]?.message}`,
+    details,
+  );
+}
+
+/** The one place where errors become HTTP answers. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+    }
+    const fe = error as FastifyError & { validationContext?: string };
+    if (fe.validation) {
+      const e = validationError(fe.validation as ValidationIssue[], fe.validationContext ?? 'body');
+      return reply.status(400).send(errorBody(e.code, e.message, e.details));
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply
+          .status(413)
+          .send(errorBody('payload_too_large', 'The request body is over the limit of this route.'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return reply
+          .status(fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 415 : 400)
+          .send(
+            fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? errorBody('unsupported_media_type', 'Send the body as application/json.')
+              : errorBody('validation_failed', 'Content-Length does not match the body.'),
+          );
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.status(400).send(errorBody('invalid_json', 'The request body is not valid JSON.'));
+    }
+    if (fe.statusCode === 413) {
+      return reply
+        .status(413)
+        .send(errorBody('payload_too_large', 'The request body is over the limit of this route.'));
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      request.log.info({ err: fe }, 'client error');
+      return reply.status(400).send(errorBody('validation_failed', fe.message));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send(errorBody('internal_error', 'Something went wrong on our side.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}

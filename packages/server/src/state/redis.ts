@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
+
+const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/** Hot state shared by every process in scale mode (WARDEN_REDIS_URL). */
+export class RedisHotState implements HotState {
+  readonly client: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix = 'warden:',
+  ) {
+    this.client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  }
+
+  async hit(key: string, windowMs: number, amount = 1): Promise<number> {
+    const now = Date.now();
+    const bucket = Math.floor(now / windowMs);
+    const current = `${this.prefix}c:${key}:${windowMs}:${bucket}`;
+    const previous = `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`;
+    const result = await this.client
+      .multi()
+      .incrby(current, amount)
+      .pexpireat(current, (bucket + 2) * windowMs)
+      .get(previous)
+      .exec();
+    const value = Number(result?.[0]?.[1] ?? 0);
+    const prev = Number(result?.[2]?.[1] ?? 0);
+    return slidingTotal(value, prev, now, windowMs);
+  }
+
+  async count(key: string, windowMs: number): Promise<number> {
+    const now = Date.now();
+    const bucket = Math.floor(now / windowMs);
+    const [cur, prev] = await this.client.mget(
+      `${this.prefix}c:${key}:${windowMs}:${bucket}`,
+      `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`,
+    );
+    return slidingTotal(Number(cur ?? 0), Number(prev ?? 0), now, windowMs);
+  }
+
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, ttlMs), 'NX');
+    return ok === 'OK';
+  }
+
+  async lock(key: string, ttlMs: number): Promise<(() => Promise<void>) | null> {
+    const token = randomUUID();
+    const lockKey = `${this.prefix}lock:${key}`;
+    const ok = await this.client.set(lockKey, token, 'PX', Math.max(1, ttlMs), 'NX');
+    if (ok !== 'OK') return null;
+    return async () => {
+      await this.client.eval(RELEASE_LOCK, 1, lockKey, token);
+    };
+  }
+
+  async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = Date.now();
+    const bucket = Math.floor(now / windowMs);
+    const bucketKey = `${this.prefix}rl:${key}:${windowMs}:${bucket}`;
+    const result = await this.client
+      .multi()
+      .incr(bucketKey)
+      .pexpireat(bucketKey, (bucket + 1) * windowMs)
+      .exec();
+    const used = Number(result?.[0]?.[1] ?? 0);
+    if (used > limit) return { allowed: false, remaining: 0, retryAfterMs: (bucket + 1) * windowMs - now };
+    return { allowed: true, remaining: limit - used, retryAfterMs: 0 };
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(`${this.prefix}v:${key}`);
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.client.set(`${this.prefix}v:${key}`, value, 'PX', Math.max(1, ttlMs));
+  }
+
+  async del(key: string): Promise<void> {
+    await this.client.del(`${this.prefix}v:${key}`);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

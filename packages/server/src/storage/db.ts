@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import type { Dialect } from './migrations/types.ts';
+import type { CoreTables } from './schema.ts';
+import type { ScoringTables } from './scoring-schema.ts';
+import type { WebhookTables } from './webhook-schema.ts';
+
+export interface DB extends CoreTables, ScoringTables, WebhookTables {}
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold epoch milliseconds, well inside Number's exact range.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export interface DatabaseOptions {
+  /** postgres://… for PostgreSQL; otherwise SQLite. */
+  databaseUrl?: string | undefined;
+  /** SQLite file path, or ':memory:' for tests. */
+  sqlitePath?: string;
+  /** PostgreSQL schema to use (tests isolate themselves in a fresh schema). */
+  pgSchema?: string;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    const schema = options.pgSchema;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const file = options.sqlitePath ?? ':memory:';
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a committed transaction survives a process crash (SIGKILL);
+  // only an OS crash or power loss can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Apply every pending migration; returns the names applied now. */
+export async function migrate(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function ping(database: Database): Promise<void> {
+  await sql`select 1`.execute(database.db);
+}

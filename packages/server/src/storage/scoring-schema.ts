@@ -1,0 +1,47 @@
+/** Tables of the scoring API (migration 002). */
+export interface DecisionsTable {
+  id: string;
+  site_id: string;
+  workspace_id: string;
+  event_type: string;
+  account_id: string;
+  email: string | null;
+  ip_address: string;
+  user_agent: string;
+  device_id: string;
+  payment_hash: string | null;
+  promo_code: string | null;
+  order_amount: number | null;
+  risk_score: number;
+  risk_level: string;
+  classification: string;
+  action: string;
+  /** JSON array of {rule, score, description}. */
+  signals: string;
+  /** JSON object of the features computed for this event (for replay and backtests). */
+  features: string;
+  /** JSON object of the normalised evidence (fingerprint/environment/behaviour summary). */
+  evidence: string;
+  /** JSON of the Decision `data` exactly as answered. */
+  response: string;
+  ruleset_version: string;
+  decision_ms: number;
+  label: string | null;
+  labeled_at: number | null;
+  created_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  site_id: string;
+  route: string;
+  key: string;
+  body_hash: string;
+  /** null while the first request is still in flight. */
+  decision_id: string | null;
+  created_at: number;
+}
+
+export interface ScoringTables {
+  decisions: DecisionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { type Config, loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { buildApp } from '../http/app.ts';
+import type { App } from '../http/types.ts';
+import type { HotState } from '../state/hot-state.ts';
+import { MemoryHotState } from '../state/memory.ts';
+import { RedisHotState } from '../state/redis.ts';
+import { type Database, migrate, openDatabase } from '../storage/db.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export const TEST_DATABASE_URL = process.env.WARDEN_TEST_DATABASE_URL;
+export const TEST_REDIS_URL = process.env.WARDEN_TEST_REDIS_URL;
+
+/**
+ * The dialects a storage suite runs on: SQLite always, PostgreSQL when WARDEN_TEST_DATABASE_URL
+ * is set (CI sets it). When it is not, say so: a suite never skips silently.
+ */
+export function testDialects(): DialectName[] {
+  if (TEST_DATABASE_URL) return ['sqlite', 'postgres'];
+  if (!warnedPg) {
+    warnedPg = true;
+    console.warn('[warden tests] PostgreSQL suites not run: set WARDEN_TEST_DATABASE_URL to run them.');
+  }
+  return ['sqlite'];
+}
+let warnedPg = false;
+
+export function testHotStates(): Array<'memory' | 'redis'> {
+  if (TEST_REDIS_URL) return ['memory', 'redis'];
+  console.warn('[warden tests] Redis suites not run: set WARDEN_TEST_REDIS_URL to run them.');
+  return ['memory'];
+}
+
+/** A migrated database: in-memory SQLite, or a fresh PostgreSQL schema dropped by close(). */
+export async function openTestDatabase(dialect: DialectName = 'sqlite'): Promise<Database> {
+  if (dialect === 'sqlite') {
+    const database = openDatabase({ sqlitePath: ':memory:' });
+    await migrate(database);
+    return database;
+  }
+  if (!TEST_DATABASE_URL) throw new Error('WARDEN_TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema });
+  await migrate(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export function openTestHotState(kind: 'memory' | 'redis' = 'memory'): HotState {
+  if (kind === 'memory') return new MemoryHotState();
+  if (!TEST_REDIS_URL) throw new Error('WARDEN_TEST_REDIS_URL is not set');
+  return new RedisHotState(TEST_REDIS_URL, `warden-test:${randomBytes(6).toString('hex')}:`);
+}
+
+export interface TestContextOptions {
+  dialect?: DialectName;
+  hotState?: 'memory' | 'redis';
+  env?: Record<string, string>;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<AppContext> {
+  const config: Config = loadConfig({ WARDEN_LOG_LEVEL: 'silent', WARDEN_SEED_DEMO: '0', ...options.env });
+  return {
+    config,
+    database: await openTestDatabase(options.dialect),
+    hotState: openTestHotState(options.hotState),
+    metrics: new Registry(),
+    logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),
+    secret: randomBytes(32).toString('base64url'),
+    now: Date.now,
+  };
+}
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** A whole Warden app on an in-memory database, driven with `app.inject`. */
+export async function createTestApp(options: TestContextOptions = {}): Promise<TestApp> {
+  const ctx = await createTestContext(options);
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close();
+      await ctx.hotState.close();
+      await ctx.database.close();
+    },
+  };
+}
