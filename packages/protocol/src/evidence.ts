@@ -1,0 +1,2 @@
+// Schemas for evidence: filled in by the evidence work.
+export {};

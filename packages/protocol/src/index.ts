@@ -1,0 +1,3 @@
+export * from './evidence.ts';
+export * from './scoring.ts';
+export * from './webhook.ts';

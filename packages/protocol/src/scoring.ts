@@ -1,0 +1,2 @@
+// Schemas for scoring: filled in by the scoring work.
+export {};

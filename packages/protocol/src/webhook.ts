@@ -1,0 +1,2 @@
+// Schemas for webhook: filled in by the webhook work.
+export {};

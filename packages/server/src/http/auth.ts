@@ -1,0 +1,122 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { SitesTable, WorkspacesTable } from '../storage/schema.ts';
+import { can, type Feature, type Operation, planAllows, type Role } from '../workspace/permissions.ts';
+import { type Principal, verifyAccessToken } from '../workspace/tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/**
+ * preValidation hook for management routes: a valid, unrevoked bearer token or 401 `unauthorized`.
+ * Runs before body validation (SPEC §10: 401 first).
+ */
+export function authenticate(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers.authorization;
+    const match = header?.match(/^Bearer\s+(\S+)$/i);
+    if (!match) throw new ApiError('unauthorized', 'Send Authorization: Bearer <access token>.');
+    const principal = await verifyAccessToken(ctx.secret, match[1]!, ctx.now());
+    if (!principal)
+      throw new ApiError('unauthorized', 'The access token is invalid or expired; sign in again.');
+    const session = await ctx.database.db
+      .selectFrom('refresh_tokens')
+      .select(['revoked_at'])
+      .where('id', '=', principal.sessionId)
+      .executeTakeFirst();
+    if (!session || session.revoked_at !== null) {
+      throw new ApiError('unauthorized', 'The session has ended; sign in again.');
+    }
+    request.principal = principal;
+  };
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new ApiError('unauthorized', 'Not signed in.');
+  return request.principal;
+}
+
+export interface WorkspaceAccess {
+  workspace: Omit<WorkspacesTable, 'demo'> & { demo: boolean };
+  role: Role;
+}
+
+/**
+ * The caller's access to a workspace: 404 when not a member (no existence leak), 403 when the
+ * token is scoped to another workspace or the role does not allow `operation`.
+ */
+export async function requireWorkspace(
+  ctx: AppContext,
+  principal: Principal,
+  workspaceId: string,
+  operation: Operation,
+): Promise<WorkspaceAccess> {
+  const row = await ctx.database.db
+    .selectFrom('memberships')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .selectAll('workspaces')
+    .select('memberships.role')
+    .where('memberships.user_id', '=', principal.userId)
+    .where('memberships.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not_found', 'Workspace not found.');
+  if (principal.workspaceScope !== null && principal.workspaceScope !== workspaceId) {
+    throw new ApiError('forbidden', 'This single sign-on session is limited to another workspace.');
+  }
+  const { role, ...workspace } = row;
+  if (!can(role, operation))
+    throw new ApiError('forbidden', `The ${role} role cannot do this (${operation}).`);
+  return { workspace: { ...workspace, demo: workspace.demo === 1 }, role };
+}
+
+export interface SiteAccess extends WorkspaceAccess {
+  site: SitesTable;
+}
+
+/** Like requireWorkspace, for the workspace that owns `siteId` (404 for unknown or foreign sites). */
+export async function requireSite(
+  ctx: AppContext,
+  principal: Principal,
+  siteId: string,
+  operation: Operation,
+): Promise<SiteAccess> {
+  const site = await ctx.database.db
+    .selectFrom('sites')
+    .selectAll()
+    .where('id', '=', siteId)
+    .executeTakeFirst();
+  if (!site) throw new ApiError('not_found', 'Site not found.');
+  try {
+    return { ...(await requireWorkspace(ctx, principal, site.workspace_id, operation)), site };
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found')
+      throw new ApiError('not_found', 'Site not found.');
+    throw err;
+  }
+}
+
+/** Account-wide operations (create workspace, change password, …) are refused to SSO-scoped sessions. */
+export function requireUnscoped(principal: Principal): void {
+  if (principal.workspaceScope !== null) {
+    throw new ApiError('forbidden', 'A single sign-on session cannot change account-wide settings.');
+  }
+}
+
+export function requirePlan(access: WorkspaceAccess, feature: Feature): void {
+  if (!planAllows(access.workspace, feature)) {
+    const needs = feature === 'sso' ? 'Enterprise' : 'Pro or Enterprise';
+    throw new ApiError('plan_required', `This feature needs the ${needs} plan.`);
+  }
+}
+
+/** For routes declared with `attachValidation: true`: raise the schema error after the access checks. */
+export function assertValid(request: FastifyRequest): void {
+  const error = request.validationError as
+    | (Error & { validation?: unknown[]; validationContext?: string })
+    | undefined;
+  if (error) throw error;
+}

@@ -1,0 +1,91 @@
+import type { AppContext } from '../context.ts';
+import type { SitesTable } from '../storage/schema.ts';
+
+/**
+ * The contract between the scoring routes (HTTP, validation, recording) and the engine
+ * (features, signals, rules). The engine never writes decisions; the routes never compute scores.
+ */
+export type EventType = 'signup' | 'login' | 'promo_claim' | 'checkout' | 'page_view';
+export type Classification = 'human' | 'suspicious' | 'bot';
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+export type Action = 'allow' | 'review' | 'challenge' | 'block';
+
+export interface Signal {
+  rule: string;
+  score: number;
+  description: string;
+}
+
+export interface ScoringContext {
+  event_type: EventType;
+  account_id: string;
+  email?: string;
+  order_amount?: number;
+  payment_hash?: string;
+  promo_code?: string;
+  ip_address?: string;
+  user_agent?: string;
+  request_url?: string;
+  login_succeeded?: boolean;
+}
+
+/** A validated VerificationRequest (browser routes: login_succeeded already stripped, ip/ua observed). */
+export interface ScoringRequest {
+  context: ScoringContext;
+  token?: string;
+  fingerprint?: Record<string, unknown>;
+  behavior?: Record<string, unknown>;
+  environment?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  username?: string;
+  idempotency_key?: string;
+}
+
+export interface ScoringInput {
+  ctx: AppContext;
+  site: SitesTable;
+  workspace: { id: string; plan: 'free' | 'pro' | 'enterprise'; demo: boolean };
+  surface: 'browser' | 'server';
+  request: ScoringRequest;
+  /** The effective client IP and user agent (observed on browser routes; from context on server routes). */
+  ip: string;
+  userAgent: string;
+  /** Decision id chosen by the caller before scoring (the recorded request_id). */
+  decisionId: string;
+  now: number;
+}
+
+export interface IdentitySummary {
+  cluster_id: string;
+  linked_accounts: number;
+  shared_devices: number;
+  shared_ips: number;
+  shared_payments: number;
+}
+
+export interface EngineResult {
+  signals: Signal[];
+  risk_score: number;
+  risk_level: RiskLevel;
+  classification: Classification;
+  action: Action;
+  device_id: string;
+  /** Present when action is `challenge`: a proof-of-work descriptor. */
+  challenge?: Record<string, unknown>;
+  /** Present for Pro/Enterprise/demo workspaces. */
+  identity?: IdentitySummary;
+  ruleset_version: string;
+  /** Everything computed for this event, recorded for replay and backtests. */
+  features: Record<string, unknown>;
+  /** Normalised evidence summary recorded with the decision. */
+  evidence: Record<string, unknown>;
+}
+
+export interface ScoringEngine {
+  score(input: ScoringInput): Promise<EngineResult>;
+  /**
+   * Called after the decision is durably recorded (to update in-memory identity graphs,
+   * velocity counters, etc.). Must not throw.
+   */
+  afterRecord?(input: ScoringInput, result: EngineResult): Promise<void>;
+}

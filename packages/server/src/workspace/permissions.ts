@@ -1,0 +1,46 @@
+/** Roles and the permission matrix of SPEC §6 — the one place it is decided. */
+export type Role = 'owner' | 'analyst' | 'viewer';
+export type Plan = 'free' | 'pro' | 'enterprise';
+
+export type Operation =
+  | 'read' // sites (no secrets), decisions, clusters, rules, lists, stats
+  | 'site.update' // PATCH site: name, allowedOrigins, settings
+  | 'rules.write' // create/update/delete rules and lists, backtest
+  | 'decisions.label'
+  | 'site.create'
+  | 'site.rotate_keys'
+  | 'webhooks.manage'
+  | 'sso.manage'
+  | 'members.manage';
+
+const MATRIX: Record<Operation, readonly Role[]> = {
+  read: ['owner', 'analyst', 'viewer'],
+  'site.update': ['owner', 'analyst'],
+  'rules.write': ['owner', 'analyst'],
+  'decisions.label': ['owner', 'analyst'],
+  'site.create': ['owner'],
+  'site.rotate_keys': ['owner'],
+  'webhooks.manage': ['owner'],
+  'sso.manage': ['owner'],
+  'members.manage': ['owner'],
+};
+
+export const ROLES: readonly Role[] = ['owner', 'analyst', 'viewer'];
+export const OPERATIONS = Object.keys(MATRIX) as Operation[];
+
+export function can(role: Role, operation: Operation): boolean {
+  return MATRIX[operation].includes(role);
+}
+
+export type Feature = 'identity' | 'webhooks' | 'sso';
+
+const FEATURE_PLANS: Record<Feature, readonly Plan[]> = {
+  identity: ['pro', 'enterprise'],
+  webhooks: ['pro', 'enterprise'],
+  sso: ['enterprise'],
+};
+
+/** Plan gates; the demo workspace is exempt from all of them. */
+export function planAllows(workspace: { plan: Plan; demo: boolean }, feature: Feature): boolean {
+  return workspace.demo || FEATURE_PLANS[feature].includes(workspace.plan);
+}
