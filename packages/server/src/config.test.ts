@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, flagsToEnv, loadConfig } from './config.ts';
+
+describe('config', () => {
+  it('has the SPEC defaults', () => {
+    const c = loadConfig({});
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.port).toBe(8080);
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.unsafeWebhookTargets).toBe(false);
+    expect(c.webhookBackoffBaseS).toBe(60);
+    expect(c.rateLimits).toEqual({
+      browserPerSecond: 100,
+      serverPerSecond: 1000,
+      loginPerMinuteAccount: 10,
+      loginPerMinuteIp: 30,
+    });
+    expect(c.powFloor).toBe(14);
+  });
+
+  it('lets flags override the environment', () => {
+    const c = loadConfig({ WARDEN_PORT: '9000', WARDEN_HOST: '0.0.0.0' }, [
+      '--port',
+      '9100',
+      '--data-dir=/tmp/w',
+    ]);
+    expect(c.port).toBe(9100);
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.dataDir).toBe('/tmp/w');
+  });
+
+  it('reads boolean flags without a value', () => {
+    expect(flagsToEnv(['--unsafe-webhook-targets'])).toEqual({ WARDEN_UNSAFE_WEBHOOK_TARGETS: '1' });
+  });
+
+  it.each([
+    [{ WARDEN_PORT: 'eighty' }, 'WARDEN_PORT'],
+    [{ WARDEN_PORT: '70000' }, 'WARDEN_PORT'],
+    [{ WARDEN_LOG_LEVEL: 'loud' }, 'WARDEN_LOG_LEVEL'],
+    [{ WARDEN_DATABASE_URL: 'mysql://x' }, 'WARDEN_DATABASE_URL'],
+    [{ WARDEN_REDIS_URL: 'not a url' }, 'WARDEN_REDIS_URL'],
+    [{ WARDEN_UNSAFE_WEBHOOK_TARGETS: 'maybe' }, 'WARDEN_UNSAFE_WEBHOOK_TARGETS'],
+    [{ WARDEN_SECRET: 'short' }, 'WARDEN_SECRET'],
+    [{ WARDEN_POW_FLOOR: '30' }, 'WARDEN_POW_FLOOR'],
+  ])('names the setting in the error for %o', (env, setting) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(setting);
+  });
+
+  it('refuses unsafe webhook targets in production', () => {
+    expect(() => loadConfig({ WARDEN_UNSAFE_WEBHOOK_TARGETS: '1', NODE_ENV: 'production' })).toThrow(
+      /WARDEN_UNSAFE_WEBHOOK_TARGETS.*production/,
+    );
+    expect(loadConfig({ WARDEN_UNSAFE_WEBHOOK_TARGETS: '1' }).unsafeWebhookTargets).toBe(true);
+  });
+
+  it('rejects unknown flags', () => {
+    expect(() => loadConfig({}, ['--nope'])).toThrow('unknown flag');
+  });
+});

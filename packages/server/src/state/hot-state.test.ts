@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openTestHotState, testHotStates } from '../testing/context.ts';
+import type { HotState } from './hot-state.ts';
+
+// One conformance suite for every implementation: in-process always, Redis when WARDEN_TEST_REDIS_URL is set.
+describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
+  const state: HotState = openTestHotState(kind);
+  afterAll(() => state.close());
+  const unique = () => `k${Math.random().toString(36).slice(2)}`;
+
+  it('answers ping', async () => {
+    await expect(state.ping()).resolves.toBeUndefined();
+  });
+
+  it('counts hits in a window and reads the count back', async () => {
+    const key = unique();
+    expect(await state.hit(key, 60_000)).toBe(1);
+    expect(await state.hit(key, 60_000)).toBe(2);
+    expect(await state.hit(key, 60_000, 3)).toBe(5);
+    expect(await state.count(key, 60_000)).toBe(5);
+    expect(await state.count(unique(), 60_000)).toBe(0);
+  });
+
+  it('keeps windows of different lengths apart', async () => {
+    const key = unique();
+    await state.hit(key, 60_000);
+    await state.hit(key, 3_600_000);
+    await state.hit(key, 3_600_000);
+    expect(await state.count(key, 60_000)).toBe(1);
+    expect(await state.count(key, 3_600_000)).toBe(2);
+  });
+
+  it('forgets hits once the window has passed', async () => {
+    const key = unique();
+    await state.hit(key, 50);
+    await new Promise((r) => setTimeout(r, 130));
+    expect(await state.count(key, 50)).toBe(0);
+  });
+
+  it('lets only the first caller claim a single-use id, even concurrently', async () => {
+    const key = unique();
+    const results = await Promise.all(Array.from({ length: 20 }, () => state.claimOnce(key, 10_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await state.claimOnce(key, 10_000)).toBe(false);
+  });
+
+  it('frees a single-use id after its time to live', async () => {
+    const key = unique();
+    expect(await state.claimOnce(key, 40)).toBe(true);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await state.claimOnce(key, 40)).toBe(true);
+  });
+
+  it('holds a lock for one holder at a time and releases it', async () => {
+    const key = unique();
+    const release = await state.lock(key, 10_000);
+    expect(release).not.toBeNull();
+    expect(await state.lock(key, 10_000)).toBeNull();
+    await release?.();
+    const again = await state.lock(key, 10_000);
+    expect(again).not.toBeNull();
+    await again?.();
+  });
+
+  it('expires a lock whose holder never released it', async () => {
+    const key = unique();
+    expect(await state.lock(key, 40)).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await state.lock(key, 40)).not.toBeNull();
+  });
+
+  it('rate limits to the limit per window with a retry-after', async () => {
+    const key = unique();
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await state.rateLimit(key, 3, 60_000));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, false]);
+    expect(results[0]?.remaining).toBe(2);
+    expect(results[3]?.retryAfterMs).toBeGreaterThan(0);
+    expect(results[3]?.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it('stores values with a time to live', async () => {
+    const key = unique();
+    await state.set(key, 'v1', 10_000);
+    expect(await state.get(key)).toBe('v1');
+    await state.del(key);
+    expect(await state.get(key)).toBeNull();
+    await state.set(key, 'v2', 40);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await state.get(key)).toBeNull();
+  });
+});
