@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
 import { installErrorHandling } from './errors.ts';
@@ -29,7 +29,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+    // Per-request lines only at debug/trace: at info they would cost the scoring hot path.
+    logController: new LogController({
+      disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+    }),
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,8 +1,31 @@
 import type { AppContext } from '../context.ts';
+import { authRoutes } from './routes/auth.ts';
+import { decisionRoutes } from './routes/decisions.ts';
+import { listsRoutes } from './routes/lists.ts';
+import { memberRoutes } from './routes/members.ts';
+import { rulesRoutes } from './routes/rules.ts';
+import { scoringArea } from './routes/scoring-area.ts';
+import { siteRoutes } from './routes/sites.ts';
+import { staticRoutes } from './routes/static.ts';
+import { statsRoutes } from './routes/stats.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { workspaceRoutes } from './routes/workspaces.ts';
 import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [];
+  const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
+    authRoutes,
+    workspaceRoutes,
+    siteRoutes,
+    memberRoutes,
+    rulesRoutes,
+    listsRoutes,
+    scoringArea,
+    decisionRoutes,
+    statsRoutes,
+    staticRoutes,
+    webhookRoutes,
+  ];
   for (const area of areas) await app.register(async (scope) => area(scope, ctx));
 }

@@ -5,11 +5,12 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import type { Dialect } from './migrations/types.ts';
+import type { RuleTables } from './rules-schema.ts';
 import type { CoreTables } from './schema.ts';
 import type { ScoringTables } from './scoring-schema.ts';
 import type { WebhookTables } from './webhook-schema.ts';
 
-export interface DB extends CoreTables, ScoringTables, WebhookTables {}
+export interface DB extends CoreTables, ScoringTables, WebhookTables, RuleTables {}
 
 export interface Database {
   db: Kysely<DB>;

@@ -36,8 +36,11 @@ export interface IdempotencyKeysTable {
   route: string;
   key: string;
   body_hash: string;
-  /** null while the first request is still in flight. */
-  decision_id: string | null;
+  /**
+   * The decision id reserved by the request that owns the key. The key is complete when that
+   * decision exists (it is inserted in the recording transaction), in flight until then.
+   */
+  decision_id: string;
   created_at: number;
 }
 

@@ -19,7 +19,7 @@ export function decisions(dialect: Dialect) {
         .addColumn('device_id', 'text', (c) => c.notNull())
         .addColumn('payment_hash', 'text')
         .addColumn('promo_code', 'text')
-        .addColumn('order_amount', 'real')
+        .addColumn('order_amount', 'double precision')
         .addColumn('risk_score', 'integer', (c) => c.notNull())
         .addColumn('risk_level', 'text', (c) => c.notNull())
         .addColumn('classification', 'text', (c) => c.notNull())
@@ -29,7 +29,7 @@ export function decisions(dialect: Dialect) {
         .addColumn('evidence', 'text', (c) => c.notNull().defaultTo('{}'))
         .addColumn('response', 'text', (c) => c.notNull())
         .addColumn('ruleset_version', 'text', (c) => c.notNull())
-        .addColumn('decision_ms', 'real', (c) => c.notNull())
+        .addColumn('decision_ms', 'double precision', (c) => c.notNull())
         .addColumn('label', 'text')
         .addColumn('labeled_at', time)
         .addColumn('created_at', time, (c) => c.notNull())
@@ -60,9 +60,15 @@ export function decisions(dialect: Dialect) {
         .addColumn('route', 'text', (c) => c.notNull())
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('body_hash', 'text', (c) => c.notNull())
-        .addColumn('decision_id', 'text')
+        .addColumn('decision_id', 'text', (c) => c.notNull())
         .addColumn('created_at', time, (c) => c.notNull())
         .addPrimaryKeyConstraint('idempotency_keys_pk', ['site_id', 'route', 'key'])
+        .execute();
+      // The 24-hour retention sweep deletes by age.
+      await db.schema
+        .createIndex('idempotency_keys_created')
+        .on('idempotency_keys')
+        .column('created_at')
         .execute();
     },
   };

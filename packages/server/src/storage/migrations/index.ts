@@ -1,6 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { core } from './001_core.ts';
 import { decisions } from './002_decisions.ts';
+import { webhooks } from './003_webhooks.ts';
+import { rules } from './006_rules.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -10,6 +12,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '001_core': core(dialect),
         '002_decisions': decisions(dialect),
+        '003_webhooks': webhooks(dialect),
+        '006_rules': rules(dialect),
       };
     },
   };

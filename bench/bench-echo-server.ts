@@ -1,0 +1,15 @@
+import Fastify from 'fastify';
+
+/** The baseline: a bare Fastify app that parses the same body and echoes it in the envelope. */
+const app = Fastify({ bodyLimit: 256 * 1024 });
+app.post('/api/antibot/verify', async (request, reply) =>
+  reply.status(201).send({ success: true, data: request.body, timestamp: new Date().toISOString() }),
+);
+const address = await app.listen({ host: '127.0.0.1', port: 0 });
+process.send?.({ type: 'ready', port: new URL(address).port });
+process.on('message', async (message: { type: string }) => {
+  if (message.type === 'stop') {
+    await app.close();
+    process.exit(0);
+  }
+});

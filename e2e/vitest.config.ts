@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** `npm run e2e`: real-browser tests against a real server (Debian chromium via playwright-core). */
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.e2e.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,105 @@
+import type { BehaviorEvidence } from '@warden/protocol';
+import { r1 } from './geometry.ts';
+import type { Sample } from './traces.ts';
+
+/**
+ * A model of the browser SDK's BehaviorRecorder (packages/browser/src/behavior): raw DOM events in,
+ * the `behavior` object the SDK would send out. Same throttles (mouse 16 ms, scroll 50 ms), same
+ * 0.1 rounding, same buffer capacities with 2:1 decimation of the oldest half, same counters.
+ */
+const CAPACITY = { mouse: 256, click: 64, key: 128, scroll: 64, touch: 32 } as const;
+const MOVE_INTERVAL_MS = 16;
+const SCROLL_INTERVAL_MS = 50;
+
+class Buffer<T> {
+  readonly items: T[] = [];
+  constructor(private readonly capacity: number) {}
+  push(item: T): void {
+    if (this.items.length >= this.capacity) {
+      const half = this.items.length >> 1;
+      const kept: T[] = [];
+      for (let i = 0; i < half; i += 2) kept.push(this.items[i]!);
+      this.items.splice(0, half, ...kept);
+    }
+    this.items.push(item);
+  }
+  get last(): T | undefined {
+    return this.items[this.items.length - 1];
+  }
+}
+
+export class PageRecorder {
+  private moves: Sample[] = [];
+  private clicks: Array<[number, number, number, number]> = [];
+  private keys: Array<[number, number]> = [];
+  private scrolls: Array<[number, number]> = [];
+  private touches: Sample[] = [];
+  pastes = 0;
+  copies = 0;
+  focus = 1;
+  blur = 0;
+  /** Time hidden or unfocused (tab switch), subtracted from active_ms. */
+  inactiveMs = 0;
+
+  /** Raw pointermove events (page time, CSS px). */
+  move(samples: readonly Sample[]): void {
+    for (const s of samples) this.moves.push(s);
+  }
+  click(t: number, x: number, y: number, button = 0): void {
+    this.clicks.push([t, x, y, button]);
+  }
+  /** One key: [t_down, dwell_ms]. */
+  key(tDown: number, dwell: number): void {
+    this.keys.push([tDown, dwell]);
+  }
+  scroll(t: number, y: number): void {
+    this.scrolls.push([t, y]);
+  }
+  touch(samples: readonly Sample[]): void {
+    for (const s of samples) this.touches.push(s);
+  }
+
+  /** What the SDK sends when the form is submitted at page time `t`. */
+  snapshot(t: number): BehaviorEvidence {
+    const by0 = <T extends readonly number[]>(a: T, b: T) => a[0]! - b[0]!;
+    const mouse = new Buffer<[number, number, number]>(CAPACITY.mouse);
+    for (const [mt, x, y] of [...this.moves].sort(by0)) {
+      if (mt > t) break;
+      const last = mouse.last;
+      if (!last || mt - last[0] >= MOVE_INTERVAL_MS) mouse.push([r1(mt), r1(x), r1(y)]);
+    }
+    const clicks = new Buffer<[number, number, number, number]>(CAPACITY.click);
+    for (const [ct, x, y, b] of [...this.clicks].sort(by0))
+      if (ct <= t) clicks.push([r1(ct), r1(x), r1(y), b]);
+    const keys = new Buffer<[number, number]>(CAPACITY.key);
+    for (const [kt, dwell] of [...this.keys].sort(by0)) if (kt + dwell <= t) keys.push([r1(kt), r1(dwell)]);
+    const scrolls = new Buffer<[number, number]>(CAPACITY.scroll);
+    for (const [st, y] of [...this.scrolls].sort(by0)) {
+      if (st > t) break;
+      const last = scrolls.last;
+      if (!last || st - last[0] >= SCROLL_INTERVAL_MS) scrolls.push([r1(st), r1(y)]);
+    }
+    const touches = new Buffer<[number, number, number]>(CAPACITY.touch);
+    for (const [tt, x, y] of [...this.touches].sort(by0)) if (tt <= t) touches.push([r1(tt), r1(x), r1(y)]);
+    const before = (list: ReadonlyArray<readonly number[]>) => list.filter((e) => e[0]! <= t).length;
+    return {
+      v: 1,
+      time_to_submit_ms: Math.round(t),
+      active_ms: Math.round(Math.max(0, t - this.inactiveMs)),
+      mouse_moves: before(this.moves),
+      clicks: before(this.clicks),
+      key_presses: before(this.keys),
+      scrolls: before(this.scrolls),
+      touches: before(this.touches),
+      focus_count: this.focus,
+      blur_count: this.blur,
+      paste_count: this.pastes,
+      copy_count: this.copies,
+      mouse: mouse.items,
+      click_samples: clicks.items,
+      key_samples: keys.items,
+      scroll_samples: scrolls.items,
+      touch_samples: touches.items,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import type { DecisionCreatedEvent } from '@warden/protocol';
+
+export type AcceptOutcome = 'new' | 'duplicate';
+
+export interface StoredEvent {
+  deliveryId: string;
+  decisionId: string;
+  event: DecisionCreatedEvent;
+  attempts: number;
+}
+
+/**
+ * Durable storage of a webhook receiver. `accept` must be durable before it returns: the receiver
+ * acknowledges (2xx) only after it. Implement it on your own database with the same semantics.
+ */
+export interface WebhookStore {
+  /**
+   * Store a verified delivery. 'duplicate' when this delivery id was stored before (transport
+   * dedupe). A new delivery whose data.id was stored before is kept but never processed again
+   * (business dedupe).
+   */
+  accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome>;
+  /** Reserve up to `limit` events due for processing (lease for `leaseMs`). */
+  claimDue(limit: number, nowMs: number, leaseMs: number): Promise<StoredEvent[]>;
+  markProcessed(deliveryId: string, nowMs: number): Promise<void>;
+  /** Record a failure; `nextAttemptAtMs === null` gives up (dead letter). */
+  markFailed(deliveryId: string, error: string, nextAttemptAtMs: number | null): Promise<void>;
+  close?(): Promise<void> | void;
+}
+
+interface MemoryRow extends StoredEvent {
+  state: 'pending' | 'processed' | 'duplicate' | 'dead';
+  nextAttemptAt: number;
+  leaseUntil: number;
+  lastError: string | null;
+}
+
+/** For tests and demos only: nothing survives a restart. */
+export class MemoryWebhookStore implements WebhookStore {
+  readonly rows = new Map<string, MemoryRow>();
+  private readonly decisions = new Set<string>();
+
+  async accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome> {
+    if (this.rows.has(event.id)) return 'duplicate';
+    const businessDuplicate = this.decisions.has(event.data.id);
+    this.decisions.add(event.data.id);
+    this.rows.set(event.id, {
+      deliveryId: event.id,
+      decisionId: event.data.id,
+      event,
+      attempts: 0,
+      state: businessDuplicate ? 'duplicate' : 'pending',
+      nextAttemptAt: receivedAtMs,
+      leaseUntil: 0,
+      lastError: null,
+    });
+    return 'new';
+  }
+
+  async claimDue(limit: number, nowMs: number, leaseMs: number): Promise<StoredEvent[]> {
+    const due: StoredEvent[] = [];
+    for (const row of this.rows.values()) {
+      if (due.length >= limit) break;
+      if (row.state !== 'pending' || row.nextAttemptAt > nowMs || row.leaseUntil > nowMs) continue;
+      row.leaseUntil = nowMs + leaseMs;
+      due.push({
+        deliveryId: row.deliveryId,
+        decisionId: row.decisionId,
+        event: row.event,
+        attempts: row.attempts,
+      });
+    }
+    return due;
+  }
+
+  async markProcessed(deliveryId: string): Promise<void> {
+    const row = this.rows.get(deliveryId);
+    if (row) row.state = 'processed';
+  }
+
+  async markFailed(deliveryId: string, error: string, nextAttemptAtMs: number | null): Promise<void> {
+    const row = this.rows.get(deliveryId);
+    if (!row) return;
+    row.attempts += 1;
+    row.lastError = error;
+    row.leaseUntil = 0;
+    if (nextAttemptAtMs === null) row.state = 'dead';
+    else row.nextAttemptAt = nextAttemptAtMs;
+  }
+}

@@ -1,0 +1,74 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+export interface VerifyOptions {
+  /** Allowed difference between the signature timestamp and now, either way. Default 300 (5 min). */
+  toleranceSeconds?: number;
+  /** Current time in milliseconds (tests). Default Date.now(). */
+  now?: number;
+}
+
+export type SignatureCheck =
+  | { valid: true; timestamp: number }
+  | { valid: false; reason: 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
+
+function hmacHex(secret: string, timestamp: string, rawBody: Uint8Array | string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${timestamp}.`)
+    .update(rawBody)
+    .digest('hex');
+}
+
+/**
+ * Verify `Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]` over the exact raw body bytes.
+ * Compares in constant time; accepts any matching v1 entry (and any of several secrets while
+ * you rotate); rejects timestamps older or newer than the tolerance.
+ */
+export function verifyWebhookSignature(
+  rawBody: Uint8Array | string,
+  header: string | undefined | null,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): SignatureCheck {
+  if (typeof header !== 'string' || header.length === 0 || header.length > 4096) {
+    return { valid: false, reason: 'malformed_header' };
+  }
+  let timestamp: string | undefined;
+  const candidates: string[] = [];
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === 't') timestamp = value;
+    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) candidates.push(value.toLowerCase());
+  }
+  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp) || candidates.length === 0) {
+    return { valid: false, reason: 'malformed_header' };
+  }
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const nowS = Math.floor((options.now ?? Date.now()) / 1000);
+  const t = Number(timestamp);
+  if (Math.abs(nowS - t) > tolerance) return { valid: false, reason: 'timestamp_out_of_tolerance' };
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  let matched = false;
+  for (const key of secrets) {
+    const expected = Buffer.from(hmacHex(key, timestamp, rawBody), 'hex');
+    for (const candidate of candidates) {
+      // Every comparison runs to the end: no early exit that would time the match.
+      if (timingSafeEqual(expected, Buffer.from(candidate, 'hex'))) matched = true;
+    }
+  }
+  return matched ? { valid: true, timestamp: t } : { valid: false, reason: 'no_matching_signature' };
+}
+
+/** Build a `Service-Signature` header (tests of your receiver, local tools). */
+export function signWebhookPayload(
+  rawBody: Uint8Array | string,
+  secret: string,
+  nowMs: number = Date.now(),
+): string {
+  const t = String(Math.floor(nowMs / 1000));
+  return `t=${t},v1=${hmacHex(secret, t, rawBody)}`;
+}

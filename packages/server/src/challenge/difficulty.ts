@@ -1,0 +1,89 @@
+import { ApiError } from '../errors.ts';
+import type { SitesTable } from '../storage/schema.ts';
+
+export const MIN_DIFFICULTY = 1;
+export const MAX_DIFFICULTY = 26;
+/** Adaptive raises stop here unless the caller asked for more (keeps phones able to solve). */
+export const ADAPTIVE_CAP = 22;
+const NAMED: Record<string, number> = { low: 14, medium: 17, high: 20 };
+
+/** `difficulty` of a challenge request: integer 1–26 or low|medium|high; undefined when absent. */
+export function parseDifficulty(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' && Object.hasOwn(NAMED, value)) return NAMED[value];
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= MIN_DIFFICULTY &&
+    value <= MAX_DIFFICULTY
+  ) {
+    return value;
+  }
+  throw new ApiError(
+    'validation_failed',
+    'difficulty must be an integer from 1 to 26 or low, medium or high.',
+    [
+      {
+        path: 'body.difficulty',
+        message: 'must be an integer from 1 to 26 or one of "low", "medium", "high"',
+      },
+    ],
+  );
+}
+
+const floors = new Map<string, number | undefined>();
+
+/** The site's floor: `powFloor` in site settings (1–26) when set, otherwise the configured default. */
+export function siteFloor(site: SitesTable, configFloor: number): number {
+  let floor = floors.get(site.settings);
+  if (!floors.has(site.settings)) {
+    try {
+      const settings: unknown = JSON.parse(site.settings);
+      const value =
+        typeof settings === 'object' && settings !== null
+          ? (settings as Record<string, unknown>).powFloor
+          : undefined;
+      floor =
+        typeof value === 'number' &&
+        Number.isInteger(value) &&
+        value >= MIN_DIFFICULTY &&
+        value <= MAX_DIFFICULTY
+          ? value
+          : undefined;
+    } catch {
+      floor = undefined;
+    }
+    if (floors.size > 10_000) floors.clear();
+    floors.set(site.settings, floor);
+  }
+  return floor ?? configFloor;
+}
+
+/** +1 per doubling of the recent challenge rate above `free` requests. */
+export function rateBump(rate: number, free = 5): number {
+  if (rate <= free) return 0;
+  return Math.min(6, Math.floor(Math.log2(rate / free)) + 1);
+}
+
+/** Risk of the decision asking for the challenge: high +2, critical +4, medium +1. */
+export function riskBump(risk: number | undefined): number {
+  if (risk === undefined) return 0;
+  if (risk >= 85) return 4;
+  if (risk >= 60) return 2;
+  if (risk >= 30) return 1;
+  return 0;
+}
+
+/** The difficulty used: max(requested, floor) plus adaptive raises, within 1–26. */
+export function effectiveDifficulty(options: {
+  requested: number | undefined;
+  floor: number;
+  ipRate: number;
+  deviceRate: number;
+  risk: number | undefined;
+}): number {
+  const base = Math.max(options.requested ?? options.floor, options.floor);
+  const bump = Math.max(rateBump(options.ipRate), rateBump(options.deviceRate)) + riskBump(options.risk);
+  if (bump === 0) return Math.min(base, MAX_DIFFICULTY);
+  return Math.min(MAX_DIFFICULTY, Math.max(base, Math.min(ADAPTIVE_CAP, base + bump)));
+}

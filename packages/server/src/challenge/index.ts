@@ -1,0 +1,156 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { SitesTable } from '../storage/schema.ts';
+import { effectiveDifficulty, siteFloor } from './difficulty.ts';
+
+export { parseDifficulty } from './difficulty.ts';
+
+/**
+ * Proof-of-work in the ALTCHA v1 form (SPEC §5). The challenge is stateless: `challenge_id`
+ * carries the salt, the expiry and the difficulty, bound to the site by an HMAC, and the secret
+ * number n is derived from the same key, so any process verifies any challenge. Single use is
+ * the one shared bit of state: `claimOnce` in hot state (Redis in scale mode).
+ */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Wrong answers a challenge tolerates before it is burned (stops enumerating n through verify). */
+export const MAX_WRONG_ANSWERS = 10;
+const RATE_WINDOW_MS = 10 * 60 * 1000;
+
+export interface ChallengeDescriptor {
+  challenge_id: string;
+  algorithm: 'SHA-256';
+  salt: string;
+  challenge: string;
+  maxnumber: number;
+  difficulty: number;
+  expires_at: string;
+}
+
+export type ChallengeFailure = 'expired' | 'invalid_proof' | 'already_used' | 'unknown_challenge';
+
+export interface ChallengeVerification {
+  valid: boolean;
+  reason?: ChallengeFailure;
+  challenge_id: string;
+  verified_at?: string;
+}
+
+interface ParsedId {
+  salt: string;
+  expiresAt: number;
+  difficulty: number;
+}
+
+const keys = new Map<string, Buffer>();
+function powKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createHmac('sha256', secret).update('warden:pow:v1').digest();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+function hmac(secret: string, text: string): Buffer {
+  return createHmac('sha256', powKey(secret)).update(text).digest();
+}
+
+function body(siteId: string, salt: string, expiresAt: number, difficulty: number): string {
+  return `${siteId}|${salt}|${expiresAt}|${difficulty}`;
+}
+
+/** The secret solution: derived, never stored. */
+function secretNumber(secret: string, signed: string, maxnumber: number): number {
+  const bytes = hmac(secret, `n|${signed}`);
+  return bytes.readUIntBE(0, 6) % (maxnumber + 1);
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function parseId(id: string): ParsedId | undefined {
+  // ch_<salt>.<expires base36>.<difficulty>.<mac>
+  const m = /^ch_([0-9a-f]{24})\.([0-9a-z]{1,12})\.(\d{1,2})\.([A-Za-z0-9_-]{22})$/.exec(id);
+  if (!m) return undefined;
+  return { salt: m[1]!, expiresAt: Number.parseInt(m[2]!, 36), difficulty: Number(m[3]) };
+}
+
+export async function issueChallenge(
+  ctx: AppContext,
+  site: SitesTable,
+  options: {
+    difficulty?: number | undefined;
+    ip: string;
+    deviceId?: string | undefined;
+    risk?: number | undefined;
+  },
+): Promise<ChallengeDescriptor> {
+  const [ipRate, deviceRate] = await Promise.all([
+    options.ip ? ctx.hotState.hit(`pow:rate:ip:${site.id}:${options.ip}`, RATE_WINDOW_MS) : 0,
+    options.deviceId ? ctx.hotState.hit(`pow:rate:dev:${site.id}:${options.deviceId}`, RATE_WINDOW_MS) : 0,
+  ]);
+  const difficulty = effectiveDifficulty({
+    requested: options.difficulty,
+    floor: siteFloor(site, ctx.config.powFloor),
+    ipRate,
+    deviceRate,
+    risk: options.risk,
+  });
+  const maxnumber = 2 ** difficulty;
+  const salt = randomBytes(12).toString('hex');
+  const expiresAt = ctx.now() + CHALLENGE_TTL_MS;
+  const signed = body(site.id, salt, expiresAt, difficulty);
+  const tag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16).toString('base64url');
+  const n = secretNumber(ctx.secret, signed, maxnumber);
+  return {
+    challenge_id: `ch_${salt}.${expiresAt.toString(36)}.${difficulty}.${tag}`,
+    algorithm: 'SHA-256',
+    salt,
+    challenge: sha256Hex(salt + n),
+    maxnumber,
+    difficulty,
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}
+
+function parseNonce(nonce: unknown): number | undefined {
+  if (typeof nonce === 'number') return Number.isSafeInteger(nonce) && nonce >= 0 ? nonce : undefined;
+  if (typeof nonce === 'string' && /^\d{1,15}$/.test(nonce)) return Number(nonce);
+  return undefined;
+}
+
+/** Check a proof; a valid one is consumed (single use across processes). */
+export async function verifyChallenge(
+  ctx: AppContext,
+  site: SitesTable,
+  proof: { challenge_id: string; nonce: string | number },
+): Promise<ChallengeVerification> {
+  const id = typeof proof.challenge_id === 'string' ? proof.challenge_id : '';
+  const fail = (reason: ChallengeFailure): ChallengeVerification => ({
+    valid: false,
+    reason,
+    challenge_id: id,
+  });
+  const parsed = parseId(id);
+  if (!parsed || parsed.difficulty < 1 || parsed.difficulty > 26) return fail('unknown_challenge');
+  const signed = body(site.id, parsed.salt, parsed.expiresAt, parsed.difficulty);
+  const expectedTag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16);
+  const givenTag = Buffer.from(id.slice(id.lastIndexOf('.') + 1), 'base64url');
+  if (givenTag.length !== expectedTag.length || !timingSafeEqual(givenTag, expectedTag)) {
+    return fail('unknown_challenge');
+  }
+  const now = ctx.now();
+  if (now >= parsed.expiresAt) return fail('expired');
+  const usedKey = `pow:used:${site.id}:${parsed.salt}`;
+  const ttl = parsed.expiresAt - now + 60_000;
+  const n = parseNonce(proof.nonce);
+  const maxnumber = 2 ** parsed.difficulty;
+  if (n === undefined || n !== secretNumber(ctx.secret, signed, maxnumber)) {
+    const wrong = await ctx.hotState.hit(`pow:wrong:${site.id}:${parsed.salt}`, CHALLENGE_TTL_MS);
+    if (wrong >= MAX_WRONG_ANSWERS) await ctx.hotState.claimOnce(usedKey, ttl);
+    return fail('invalid_proof');
+  }
+  if (!(await ctx.hotState.claimOnce(usedKey, ttl))) return fail('already_used');
+  return { valid: true, challenge_id: id, verified_at: new Date(now).toISOString() };
+}

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { FINGERPRINT, testSite } from '../scoring/test-fixtures.ts';
+import { createTestContext } from '../testing/context.ts';
+import { deviceIdFromEvidence } from './device-id.ts';
+import { registerFingerprint } from './register.ts';
+import { signToken, TOKEN_TTL_MS, verifyToken } from './token.ts';
+
+describe('device id', () => {
+  it('is stable for the same browser whatever the window, time, nonce or user agent version', () => {
+    const a = deviceIdFromEvidence(FINGERPRINT);
+    const b = deviceIdFromEvidence({
+      ...FINGERPRINT,
+      user_agent: FINGERPRINT.user_agent.replace('126', '127'),
+      fonts: ['Segoe UI', 'Arial', 'Calibri', 'Arial'],
+      screen: { width: 1080, height: 1920, color_depth: 24, pixel_ratio: 1.0000001 },
+      window: { inner_width: 800 },
+      timestamp: Date.now(),
+      nonce: 'n1',
+    });
+    expect(a).toMatch(/^dev_[0-9a-f]{24}$/);
+    expect(b).toBe(a);
+  });
+
+  it('differs between browsers (other canvas, other renderer, other time zone)', () => {
+    const a = deviceIdFromEvidence(FINGERPRINT);
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, canvas_hash: 'beef' })).not.toBe(a);
+    expect(
+      deviceIdFromEvidence({ ...FINGERPRINT, webgl: { unmasked_vendor: 'Apple', unmasked_renderer: 'M2' } }),
+    ).not.toBe(a);
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, timezone: 'America/New_York' })).not.toBe(a);
+  });
+
+  it('is "" without stable attributes', () => {
+    expect(deviceIdFromEvidence({})).toBe('');
+    expect(deviceIdFromEvidence(undefined)).toBe('');
+    expect(deviceIdFromEvidence({ user_agent: 'x', window: { inner_width: 3 } })).toBe('');
+  });
+});
+
+describe('tokens', () => {
+  const secret = 's'.repeat(32);
+  const now = 1_700_000_000_000;
+
+  it('verifies for its site until it expires after 10 minutes', () => {
+    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS);
+    expect(verifyToken(secret, token, 'site_a', now)).toMatchObject({ status: 'valid', deviceId: 'dev_1' });
+    expect(verifyToken(secret, token, 'site_a', now + TOKEN_TTL_MS - 1).status).toBe('valid');
+    expect(verifyToken(secret, token, 'site_a', now + TOKEN_TTL_MS).status).toBe('expired');
+    expect(verifyToken(secret, token, 'site_b', now).status).toBe('site_mismatch');
+  });
+
+  it('rejects garbage, tampering and another secret', () => {
+    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS);
+    expect(verifyToken(secret, 'garbage', 'site_a', now).status).toBe('invalid');
+    expect(verifyToken(secret, 42, 'site_a', now).status).toBe('invalid');
+    const [p, b, m] = token.split('.');
+    const forged = Buffer.from(`site_a\ndev_2\n${now + TOKEN_TTL_MS}`).toString('base64url');
+    expect(verifyToken(secret, `${p}.${forged}.${m}`, 'site_a', now).status).toBe('invalid');
+    expect(verifyToken('t'.repeat(32), token, 'site_a', now).status).toBe('invalid');
+    expect(b).toBeTruthy();
+  });
+});
+
+describe('registerFingerprint', () => {
+  let ctx: AppContext;
+  let clock = 1_700_000_000_000;
+  beforeEach(async () => {
+    ctx = await createTestContext();
+    ctx.now = () => clock;
+  });
+  afterEach(async () => {
+    await ctx.hotState.close();
+    await ctx.database.close();
+  });
+
+  it('answers token, device id and expiry 10 minutes ahead (injected clock)', async () => {
+    const site = testSite();
+    const reg = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    expect(reg.device_id).toBe(deviceIdFromEvidence(FINGERPRINT));
+    expect(reg.expires_at).toBe(new Date(clock + TOKEN_TTL_MS).toISOString());
+    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now())).toMatchObject({
+      status: 'valid',
+      deviceId: reg.device_id,
+    });
+    clock += TOKEN_TTL_MS;
+    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now()).status).toBe('expired');
+  });
+
+  it('refuses evidence that names no device', async () => {
+    await expect(registerFingerprint(ctx, testSite(), { fingerprint: {} })).rejects.toBeInstanceOf(ApiError);
+  });
+});

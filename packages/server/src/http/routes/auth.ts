@@ -1,0 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../workspace/passwords.ts';
+import { revokeSession, startSession } from '../../workspace/sessions.ts';
+import { ACCESS_TOKEN_TTL_S, sha256Hex } from '../../workspace/tokens.ts';
+import { findUserByEmail, findUserById, normaliseEmail, userView } from '../../workspace/users.ts';
+import { authenticate, principalOf } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import { bearer, EmailSchema, Envelope, PasswordSchema, UserSchema } from './workspace-schemas.ts';
+
+const LOGIN_WINDOW_MS = 60_000;
+
+/**
+ * Brute-force throttle (SPEC §6, §10): per account and per client address, every attempt counts.
+ * The account key is hashed so the hot-state store (Redis in scale mode) holds no e-mail addresses.
+ */
+async function throttleLogin(ctx: AppContext, email: string, ip: string): Promise<void> {
+  const limits = ctx.config.rateLimits;
+  const [byIp, byAccount] = await Promise.all([
+    ctx.hotState.rateLimit(`login:ip:${ip}`, limits.loginPerMinuteIp, LOGIN_WINDOW_MS),
+    ctx.hotState.rateLimit(
+      `login:account:${sha256Hex(email)}`,
+      limits.loginPerMinuteAccount,
+      LOGIN_WINDOW_MS,
+    ),
+  ]);
+  if (byIp.allowed && byAccount.allowed) return;
+  const waitMs = Math.max(byIp.retryAfterMs, byAccount.retryAfterMs);
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  throw new ApiError('rate_limited', `Too many sign-in attempts; try again in ${seconds} s.`, undefined, {
+    'retry-after': String(seconds),
+  });
+}
+
+const LoginBody = Type.Object(
+  { email: EmailSchema, password: PasswordSchema },
+  { additionalProperties: false },
+);
+
+const LoginResult = Type.Object({
+  user: UserSchema,
+  accessToken: Type.String(),
+  refreshToken: Type.String(),
+  /** Seconds until the access token expires (one hour). */
+  expiresIn: Type.Integer(),
+});
+
+export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail and password',
+        description:
+          'Answers a one-hour access token and an opaque refresh token (revoked by logout). ' +
+          'Wrong e-mail or password: 401 invalid_credentials. Throttled per account and per IP: 429.',
+        body: LoginBody,
+        response: { 200: Envelope(LoginResult) },
+      },
+    },
+    async (request) => {
+      const email = normaliseEmail(request.body.email);
+      await throttleLogin(ctx, email, request.ip);
+      const user = await findUserByEmail(db, email);
+      // Unknown e-mail or SSO-only account: still run scrypt so timing tells nothing.
+      const valid = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+      if (!user?.password_hash || !valid) {
+        throw new ApiError('invalid_credentials', 'The e-mail or password is not correct.');
+      }
+      const session = await startSession(db, ctx.secret, user.id, null, ctx.now());
+      request.log.info({ userId: user.id, sessionId: session.sessionId }, 'signed in');
+      return ok({
+        user: await userView(db, user),
+        accessToken: session.accessToken,
+        refreshToken: session.refreshToken,
+        expiresIn: ACCESS_TOKEN_TTL_S,
+      });
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      preValidation: authenticate(ctx),
+      schema: {
+        tags: ['auth'],
+        summary: 'End the session of this access token',
+        description: 'Revokes the session at once: this access token and its refresh token stop working.',
+        security: bearer,
+        response: { 200: Envelope(Type.Object({ loggedOut: Type.Literal(true) })) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      await revokeSession(db, principal.sessionId, ctx.now());
+      return ok({ loggedOut: true as const });
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      preValidation: authenticate(ctx),
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and their memberships',
+        security: bearer,
+        response: { 200: Envelope(UserSchema) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const user = await findUserById(db, principal.userId);
+      if (!user) throw new ApiError('unauthorized', 'The account no longer exists; sign in again.');
+      return ok(await userView(db, user, principal.workspaceScope));
+    },
+  );
+}

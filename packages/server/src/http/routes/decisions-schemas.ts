@@ -1,0 +1,172 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Action, Classification, Decision, EventType, RiskLevel, Signal } from '@warden/protocol';
+import type { DecisionsTable } from '../../storage/scoring-schema.ts';
+
+/** Schemas and views of the decision read API (SPEC §9). Management JSON is camelCase. */
+const Time = Type.String({
+  description: 'ISO 8601 date-time or Unix epoch milliseconds',
+  maxLength: 40,
+  pattern: '^(\\d{1,15}|\\d{4}-\\d\\d-\\d\\d(T[0-9:.]+(Z|[+-]\\d\\d:?\\d\\d)?)?)$',
+});
+
+export const DecisionListQuery = Type.Object(
+  {
+    siteId: Type.String({ minLength: 1, maxLength: 64 }),
+    limit: Type.Optional(
+      Type.String({ pattern: '^([1-9]|[1-9][0-9]|100)$', description: '1–100, default 50' }),
+    ),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
+    eventType: Type.Optional(EventType),
+    classification: Type.Optional(Classification),
+    action: Type.Optional(Action),
+    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    deviceId: Type.Optional(Type.String({ maxLength: 128 })),
+    from: Type.Optional(Time),
+    to: Type.Optional(Time),
+  },
+  { additionalProperties: false },
+);
+export type DecisionListQuery = Static<typeof DecisionListQuery>;
+
+export const StatsQuery = Type.Object(
+  {
+    siteId: Type.String({ minLength: 1, maxLength: 64 }),
+    from: Type.Optional(Time),
+    to: Type.Optional(Time),
+  },
+  { additionalProperties: false },
+);
+
+export const DecisionIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const LabelBody = Type.Object(
+  { label: Type.Union([Type.Literal('fraud'), Type.Literal('legit')]) },
+  { additionalProperties: false },
+);
+
+export const DecisionSummary = Type.Object({
+  id: Type.String(),
+  siteId: Type.String(),
+  eventType: Type.String(),
+  accountId: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  ipAddress: Type.String(),
+  userAgent: Type.String(),
+  deviceId: Type.String(),
+  riskScore: Type.Number(),
+  riskLevel: RiskLevel,
+  classification: Classification,
+  action: Action,
+  signals: Type.Array(Signal),
+  decisionMs: Type.Number(),
+  rulesetVersion: Type.String(),
+  label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()]),
+  labeledAt: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+export type DecisionSummary = Static<typeof DecisionSummary>;
+
+const OpenObject = Type.Object({}, { additionalProperties: true });
+
+export const DecisionDetail = Type.Composite([
+  DecisionSummary,
+  Type.Object({
+    paymentHash: Type.Union([Type.String(), Type.Null()]),
+    promoCode: Type.Union([Type.String(), Type.Null()]),
+    orderAmount: Type.Union([Type.Number(), Type.Null()]),
+    evidence: OpenObject,
+    features: OpenObject,
+    /** The Decision exactly as it was answered. */
+    response: Decision,
+  }),
+]);
+export type DecisionDetail = Static<typeof DecisionDetail>;
+
+export const DecisionPage = Type.Object({
+  items: Type.Array(DecisionSummary),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+const Counts = Type.Record(Type.String(), Type.Integer());
+export const Stats = Type.Object({
+  siteId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  total: Type.Integer(),
+  byClassification: Counts,
+  byAction: Counts,
+  byEventType: Counts,
+  hourly: Type.Array(
+    Type.Object({
+      hour: Type.String(),
+      total: Type.Integer(),
+      human: Type.Integer(),
+      suspicious: Type.Integer(),
+      bot: Type.Integer(),
+    }),
+  ),
+});
+export type Stats = Static<typeof Stats>;
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(Number(ms)).toISOString();
+}
+
+export const SUMMARY_COLUMNS = [
+  'id',
+  'site_id',
+  'event_type',
+  'account_id',
+  'email',
+  'ip_address',
+  'user_agent',
+  'device_id',
+  'risk_score',
+  'risk_level',
+  'classification',
+  'action',
+  'signals',
+  'decision_ms',
+  'ruleset_version',
+  'label',
+  'labeled_at',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof DecisionsTable>;
+
+export type SummaryRow = Pick<DecisionsTable, (typeof SUMMARY_COLUMNS)[number]>;
+
+export function decisionSummary(row: SummaryRow): DecisionSummary {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    eventType: row.event_type,
+    accountId: row.account_id,
+    email: row.email,
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    deviceId: row.device_id,
+    riskScore: Number(row.risk_score),
+    riskLevel: row.risk_level as DecisionSummary['riskLevel'],
+    classification: row.classification as DecisionSummary['classification'],
+    action: row.action as DecisionSummary['action'],
+    signals: JSON.parse(row.signals) as DecisionSummary['signals'],
+    decisionMs: Number(row.decision_ms),
+    rulesetVersion: row.ruleset_version,
+    label: row.label as DecisionSummary['label'],
+    labeledAt: iso(row.labeled_at),
+    createdAt: iso(row.created_at) as string,
+  };
+}
+
+export function decisionDetail(row: DecisionsTable): DecisionDetail {
+  return {
+    ...decisionSummary(row),
+    paymentHash: row.payment_hash,
+    promoCode: row.promo_code,
+    orderAmount: row.order_amount === null ? null : Number(row.order_amount),
+    evidence: JSON.parse(row.evidence) as Record<string, unknown>,
+    features: JSON.parse(row.features) as Record<string, unknown>,
+    response: JSON.parse(row.response) as DecisionDetail['response'],
+  };
+}

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addTestUser,
+  createTestWorkspace,
+  type TestUser,
+  type TestWorkspace,
+} from '../../testing/accounts.ts';
+import { createTestApp, type TestApp } from '../../testing/context.ts';
+
+describe('member routes', () => {
+  let t: TestApp;
+  let w: TestWorkspace;
+  let analyst: TestUser;
+  let viewer: TestUser;
+  let foreign: TestWorkspace;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    w = await createTestWorkspace(t.ctx);
+    analyst = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'analyst' });
+    viewer = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
+    foreign = await createTestWorkspace(t.ctx);
+  });
+  afterAll(() => t.close());
+
+  const members = (workspaceId: string) => `/api/workspaces/${workspaceId}/members`;
+
+  describe('happy', () => {
+    it('lists members with their roles', async () => {
+      const res = await t.app.inject({ url: members(w.workspaceId), headers: viewer.headers });
+      expect(res.statusCode).toBe(200);
+      const roles = Object.fromEntries(
+        res.json().data.map((m: { email: string; role: string }) => [m.email, m.role]),
+      );
+      expect(roles).toEqual({
+        [w.owner.email]: 'owner',
+        [analyst.email]: 'analyst',
+        [viewer.email]: 'viewer',
+      });
+    });
+
+    it('adds a new account with an initial password; it can then sign in', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: members(w.workspaceId),
+        headers: w.owner.headers,
+        payload: {
+          email: 'New.Person@Example.test',
+          role: 'analyst',
+          name: 'New Person',
+          password: 'initial-pass-1',
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data).toMatchObject({
+        email: 'new.person@example.test',
+        name: 'New Person',
+        role: 'analyst',
+      });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'new.person@example.test', password: 'initial-pass-1' },
+      });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().data.user.memberships[0]).toMatchObject({
+        workspaceId: w.workspaceId,
+        role: 'analyst',
+      });
+    });
+
+    it('adds an existing account by e-mail (no password needed) and removes it again', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: members(w.workspaceId),
+        headers: w.owner.headers,
+        payload: { email: foreign.owner.email, role: 'viewer' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data.userId).toBe(foreign.owner.userId);
+      const before = await t.app.inject({ url: `/api/sites/${w.site.id}`, headers: foreign.owner.headers });
+      expect(before.statusCode).toBe(200);
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `${members(w.workspaceId)}/${foreign.owner.userId}`,
+        headers: w.owner.headers,
+      });
+      expect(del.statusCode).toBe(200);
+      expect(del.json().data).toEqual({ userId: foreign.owner.userId, removed: true });
+      // Access ends at once, with the same token.
+      const after = await t.app.inject({ url: `/api/sites/${w.site.id}`, headers: foreign.owner.headers });
+      expect(after.statusCode).toBe(404);
+    });
+
+    it('changes a role', async () => {
+      const u = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `${members(w.workspaceId)}/${u.userId}`,
+        headers: w.owner.headers,
+        payload: { role: 'analyst' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ userId: u.userId, role: 'analyst' });
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/sites/${w.site.id}`,
+        headers: u.headers,
+        payload: { name: 'now allowed' },
+      });
+      expect(patch.statusCode).toBe(200);
+    });
+  });
+
+  describe('error', () => {
+    it('cannot demote or remove the last owner (409), but can once there is another', async () => {
+      const solo = await createTestWorkspace(t.ctx);
+      const url = `${members(solo.workspaceId)}/${solo.owner.userId}`;
+      const h = solo.owner.headers;
+      const demote = await t.app.inject({ method: 'PATCH', url, headers: h, payload: { role: 'viewer' } });
+      expect(demote.statusCode).toBe(409);
+      expect(demote.json().error.code).toBe('conflict');
+      const remove = await t.app.inject({ method: 'DELETE', url, headers: h });
+      expect(remove.statusCode).toBe(409);
+      const keep = await t.app.inject({ method: 'PATCH', url, headers: h, payload: { role: 'owner' } });
+      expect(keep.statusCode).toBe(200);
+      await addTestUser(t.ctx, { workspaceId: solo.workspaceId, role: 'owner' });
+      expect((await t.app.inject({ method: 'DELETE', url, headers: h })).statusCode).toBe(200);
+    });
+
+    it('answers 409 for an existing member and 400 for a new e-mail without password', async () => {
+      const dup = await t.app.inject({
+        method: 'POST',
+        url: members(w.workspaceId),
+        headers: w.owner.headers,
+        payload: { email: viewer.email, role: 'owner' },
+      });
+      expect(dup.statusCode).toBe(409);
+      const nopw = await t.app.inject({
+        method: 'POST',
+        url: members(w.workspaceId),
+        headers: w.owner.headers,
+        payload: { email: 'nobody-yet@example.test', role: 'viewer' },
+      });
+      expect(nopw.statusCode).toBe(400);
+      expect(nopw.json().error.details[0].path).toBe('body.password');
+      const badRole = await t.app.inject({
+        method: 'POST',
+        url: members(w.workspaceId),
+        headers: w.owner.headers,
+        payload: { email: 'x@example.test', role: 'admin', password: 'long-enough' },
+      });
+      expect(badRole.statusCode).toBe(400);
+      expect(badRole.json().error.code).toBe('validation_failed');
+    });
+
+    it('answers 404 for a user who is not a member', async () => {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `${members(w.workspaceId)}/${foreign.owner.userId}`,
+        headers: w.owner.headers,
+        payload: { role: 'viewer' },
+      });
+      expect(res.statusCode).toBe(404);
+    });
+  });
+
+  describe('security', () => {
+    it('answers 401 without a token and 404 for another workspace', async () => {
+      expect((await t.app.inject({ url: members(w.workspaceId) })).statusCode).toBe(401);
+      for (const res of [
+        await t.app.inject({ url: members(foreign.workspaceId), headers: w.owner.headers }),
+        await t.app.inject({
+          method: 'POST',
+          url: members(foreign.workspaceId),
+          headers: w.owner.headers,
+          payload: { email: w.owner.email, role: 'owner' },
+        }),
+        await t.app.inject({
+          method: 'DELETE',
+          url: `${members(foreign.workspaceId)}/${foreign.owner.userId}`,
+          headers: w.owner.headers,
+        }),
+      ]) {
+        expect(res.statusCode).toBe(404);
+      }
+    });
+
+    it('follows the permission matrix for every role', async () => {
+      const target = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
+      const expected = {
+        list: { owner: 200, analyst: 200, viewer: 200 },
+        add: { owner: 201, analyst: 403, viewer: 403 },
+        patch: { owner: 200, analyst: 403, viewer: 403 },
+        remove: { owner: 200, analyst: 403, viewer: 403 },
+      } as const;
+      // Non-owners first, so the owner's removal at the end does not change what they hit.
+      for (const [role, user] of [
+        ['viewer', viewer],
+        ['analyst', analyst],
+        ['owner', w.owner],
+      ] as const) {
+        const h = user.headers;
+        const got = {
+          list: (await t.app.inject({ url: members(w.workspaceId), headers: h })).statusCode,
+          add: (
+            await t.app.inject({
+              method: 'POST',
+              url: members(w.workspaceId),
+              headers: h,
+              payload: { email: `added-by-${role}@example.test`, role: 'viewer', password: 'long-enough' },
+            })
+          ).statusCode,
+          patch: (
+            await t.app.inject({
+              method: 'PATCH',
+              url: `${members(w.workspaceId)}/${target.userId}`,
+              headers: h,
+              payload: { role: 'analyst' },
+            })
+          ).statusCode,
+          remove: (
+            await t.app.inject({
+              method: 'DELETE',
+              url: `${members(w.workspaceId)}/${target.userId}`,
+              headers: h,
+            })
+          ).statusCode,
+        };
+        for (const op of Object.keys(expected) as Array<keyof typeof expected>) {
+          expect(got[op], `${role} ${op}`).toBe(expected[op][role]);
+        }
+      }
+    });
+  });
+});
+
+describe('workspace routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('creates a free workspace owned by the caller and lists it', async () => {
+    const w = await createTestWorkspace(t.ctx, { plan: 'pro', name: 'First' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: w.owner.headers,
+      payload: { name: 'Second' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ name: 'Second', plan: 'free', demo: false, role: 'owner' });
+    const list = await t.app.inject({ url: '/api/workspaces', headers: w.owner.headers });
+    expect(list.json().data.map((x: { name: string; plan: string }) => [x.name, x.plan])).toEqual([
+      ['First', 'pro'],
+      ['Second', 'free'],
+    ]);
+  });
+
+  it('refuses a plan in the body, a blank name, no token and SSO-scoped sessions', async () => {
+    const w = await createTestWorkspace(t.ctx);
+    const withPlan = await t.app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: w.owner.headers,
+      payload: { name: 'x', plan: 'enterprise' },
+    });
+    expect(withPlan.statusCode).toBe(400);
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: w.owner.headers,
+      payload: { name: ' ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/workspaces', payload: { name: 'x' } })).statusCode,
+    ).toBe(401);
+    const scoped = await addTestUser(t.ctx, {
+      workspaceId: w.workspaceId,
+      role: 'owner',
+      workspaceScope: w.workspaceId,
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: scoped.headers,
+      payload: { name: 'x' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('forbidden');
+  });
+});

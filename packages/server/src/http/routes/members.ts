@@ -1,0 +1,182 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import type { Database } from '../../storage/db.ts';
+import { hashPassword } from '../../workspace/passwords.ts';
+import type { Role } from '../../workspace/permissions.ts';
+import { createUser, findUserByEmail } from '../../workspace/users.ts';
+import {
+  addMembership,
+  countOwners,
+  findMembership,
+  listMembers,
+  memberView,
+  removeMembership,
+  setRole,
+} from '../../workspace/workspaces.ts';
+import { assertValid, authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import {
+  bearer,
+  EmailSchema,
+  Envelope,
+  IdSchema,
+  MemberSchema,
+  NameSchema,
+  NewPasswordSchema,
+  RoleSchema,
+} from './workspace-schemas.ts';
+
+const WorkspaceParams = Type.Object({ id: IdSchema });
+const MemberParams = Type.Object({ id: IdSchema, userId: IdSchema });
+
+const AddMemberBody = Type.Object(
+  {
+    email: EmailSchema,
+    role: RoleSchema,
+    name: Type.Optional(NameSchema),
+    password: Type.Optional(NewPasswordSchema),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Demoting or removing `userId` must leave the workspace at least one owner (409 conflict).
+ * Checked inside the writing transaction, so two owners demoting each other at once cannot both win.
+ */
+async function changeMembership(
+  database: Database,
+  workspaceId: string,
+  userId: string,
+  change: { role: Role } | 'remove',
+): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    const membership = await findMembership(trx, workspaceId, userId);
+    if (!membership) throw new ApiError('not_found', 'Member not found.');
+    const staysOwner = change !== 'remove' && change.role === 'owner';
+    if (membership.role === 'owner' && !staysOwner && (await countOwners(trx, workspaceId)) <= 1) {
+      throw new ApiError('conflict', 'A workspace needs at least one owner; appoint another owner first.');
+    }
+    if (change === 'remove') await removeMembership(trx, workspaceId, userId);
+    else await setRole(trx, workspaceId, userId, change.role);
+  });
+}
+
+export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+
+  app.get(
+    '/api/workspaces/:id/members',
+    {
+      ...auth,
+      schema: {
+        tags: ['members'],
+        summary: 'Members of a workspace',
+        security: bearer,
+        params: WorkspaceParams,
+        response: { 200: Envelope(Type.Array(MemberSchema)) },
+      },
+    },
+    async (request) => {
+      await requireWorkspace(ctx, principalOf(request), request.params.id, 'read');
+      assertValid(request);
+      return ok(await listMembers(db, request.params.id));
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/members',
+    {
+      ...auth,
+      schema: {
+        tags: ['members'],
+        summary: 'Add a member (owner)',
+        description:
+          'Adds an existing account by e-mail, or creates the account when the e-mail is new — then ' +
+          '`password` (8+ characters) is required, and the owner hands it over. 409 when already a member.',
+        security: bearer,
+        params: WorkspaceParams,
+        body: AddMemberBody,
+        response: { 201: Envelope(MemberSchema) },
+      },
+    },
+    async (request, reply) => {
+      const workspaceId = request.params.id;
+      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
+      assertValid(request);
+      const { email, role, name, password } = request.body;
+      const now = ctx.now();
+      let user = await findUserByEmail(db, email);
+      if (!user) {
+        if (password === undefined) {
+          throw new ApiError('validation_failed', 'A new account needs an initial password.', [
+            { path: 'body.password', message: 'is required when the e-mail has no account yet' },
+          ]);
+        }
+        const passwordHash = await hashPassword(password);
+        // Another request may create the same e-mail meanwhile: the unique index decides, we re-read.
+        user = await createUser(db, { email, name, passwordHash }, now).catch(async () => {
+          const again = await findUserByEmail(db, email);
+          if (!again) throw new ApiError('conflict', 'The account could not be created; try again.');
+          return again;
+        });
+      }
+      if (await findMembership(db, workspaceId, user.id)) {
+        throw new ApiError('conflict', `${user.email} is already a member of this workspace.`);
+      }
+      await addMembership(db, workspaceId, user.id, role, now);
+      const member = await memberView(db, workspaceId, user.id);
+      if (!member) throw new ApiError('conflict', 'The member was removed meanwhile.');
+      reply.status(201);
+      return ok(member);
+    },
+  );
+
+  app.patch(
+    '/api/workspaces/:id/members/:userId',
+    {
+      ...auth,
+      schema: {
+        tags: ['members'],
+        summary: "Change a member's role (owner); the last owner cannot be demoted (409)",
+        security: bearer,
+        params: MemberParams,
+        body: Type.Object({ role: RoleSchema }, { additionalProperties: false }),
+        response: { 200: Envelope(MemberSchema) },
+      },
+    },
+    async (request) => {
+      const { id: workspaceId, userId } = request.params;
+      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
+      assertValid(request);
+      await changeMembership(ctx.database, workspaceId, userId, { role: request.body.role });
+      const member = await memberView(db, workspaceId, userId);
+      if (!member) throw new ApiError('not_found', 'Member not found.');
+      return ok(member);
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/members/:userId',
+    {
+      ...auth,
+      schema: {
+        tags: ['members'],
+        summary: 'Remove a member (owner); the last owner cannot be removed (409)',
+        description: 'Access ends at once: every request checks the membership.',
+        security: bearer,
+        params: MemberParams,
+        response: { 200: Envelope(Type.Object({ userId: Type.String(), removed: Type.Literal(true) })) },
+      },
+    },
+    async (request) => {
+      const { id: workspaceId, userId } = request.params;
+      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
+      assertValid(request);
+      await changeMembership(ctx.database, workspaceId, userId, 'remove');
+      return ok({ userId, removed: true as const });
+    },
+  );
+}

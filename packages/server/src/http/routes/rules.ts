@@ -1,0 +1,133 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
+import { runBacktest } from '../../rules/backtest.ts';
+import { draftRuleset } from '../../rules/draft.ts';
+import { createRule, deleteRule, ruleView, updateRule } from '../../rules/repo.ts';
+import {
+  BacktestBody,
+  IdParams,
+  RuleCreateBody,
+  RulePatchBody,
+  RuleSchema,
+  SiteQuery,
+} from '../../rules/schemas.ts';
+import { ruleStats } from '../../rules/stats.ts';
+import type { Operation } from '../../workspace/permissions.ts';
+import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+
+const tags = ['rules'];
+const security = [{ bearer: [] }];
+
+/** The rule with that id, if the caller may do `operation` on its site; 404 otherwise. */
+async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, operation: Operation) {
+  const row = await ctx.database.db.selectFrom('rules').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new ApiError('not_found', 'Rule not found.');
+  try {
+    await requireSite(ctx, principalOf(request), row.site_id, operation);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found')
+      throw new ApiError('not_found', 'Rule not found.');
+    throw err;
+  }
+  return row;
+}
+
+/** Custom rules: GET/POST /api/rules?siteId=, GET/PATCH/DELETE /api/rules/{id}. */
+export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.addHook('preValidation', authenticate(ctx));
+
+  app.get('/api/rules', { schema: { tags, security, querystring: SiteQuery } }, async (request) => {
+    await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
+    const rows = await ctx.database.db
+      .selectFrom('rules')
+      .selectAll()
+      .where('site_id', '=', request.query.siteId)
+      .orderBy('priority', 'desc')
+      .orderBy('created_at', 'asc')
+      .execute();
+    return ok({ rules: rows.map(ruleView) });
+  });
+
+  app.post(
+    '/api/rules',
+    {
+      attachValidation: true,
+      schema: {
+        tags,
+        security,
+        querystring: SiteQuery,
+        body: RuleCreateBody,
+        response: {
+          201: {
+            type: 'object',
+            properties: { success: { type: 'boolean' }, data: RuleSchema, timestamp: { type: 'string' } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const siteId = (request.query as { siteId?: string }).siteId;
+      if (!siteId) assertValid(request);
+      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
+      assertValid(request);
+      const row = await createRule(ctx, siteId as string, request.body);
+      return reply.status(201).send(ok(ruleView(row)));
+    },
+  );
+
+  app.get('/api/rules/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
+    return ok(ruleView(await loadRule(ctx, request, request.params.id, 'read')));
+  });
+
+  app.patch(
+    '/api/rules/:id',
+    { attachValidation: true, schema: { tags, security, params: IdParams, body: RulePatchBody } },
+    async (request) => {
+      const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'rules.write');
+      assertValid(request);
+      return ok(ruleView(await updateRule(ctx, row, request.body)));
+    },
+  );
+
+  app.delete('/api/rules/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
+    const row = await loadRule(ctx, request, request.params.id, 'rules.write');
+    await deleteRule(ctx, row);
+    return ok({ id: row.id, deleted: true });
+  });
+
+  app.post(
+    '/api/rules/backtest',
+    { attachValidation: true, schema: { tags, security, querystring: SiteQuery, body: BacktestBody } },
+    async (request) => {
+      const siteId = (request.query as { siteId?: string }).siteId;
+      if (!siteId) assertValid(request);
+      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
+      assertValid(request);
+      const body = request.body ?? {};
+      const to = body.to ? Date.parse(body.to) : ctx.now();
+      const from = body.from ? Date.parse(body.from) : to - 7 * 24 * 3600 * 1000;
+      if (!(from < to))
+        throw new ApiError('validation_failed', '`from` must be before `to`.', [
+          { path: 'body.from', message: 'must be before to' },
+        ]);
+      const ruleset = await draftRuleset(ctx, siteId as string, body);
+      return ok(
+        await runBacktest(ctx, ruleset, {
+          siteId: siteId as string,
+          from,
+          to,
+          maxEvents: body.maxEvents ?? 100_000,
+          examples: body.examples ?? 10,
+        }),
+      );
+    },
+  );
+
+  app.get('/api/rules/:id/stats', { schema: { tags, security, params: IdParams } }, async (request) => {
+    const row = await loadRule(ctx, request, request.params.id, 'read');
+    return ok(await ruleStats(ctx, row));
+  });
+}

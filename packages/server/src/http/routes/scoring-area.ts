@@ -1,0 +1,22 @@
+import { issueChallenge, parseDifficulty, verifyChallenge } from '../../challenge/index.ts';
+import type { AppContext } from '../../context.ts';
+import { registerFingerprint } from '../../fingerprint/register.ts';
+import { createEngine } from '../../scoring/engine.ts';
+import type { App } from '../types.ts';
+import { type ScoringServices, scoringApi } from './scoring.ts';
+
+/** The production services behind the scoring routes: the real engine, fingerprints and challenges. */
+export function productionScoringServices(ctx: AppContext): ScoringServices {
+  return {
+    engine: createEngine(ctx),
+    registerFingerprint,
+    parseDifficulty,
+    issueChallenge: async (c, site, options) => ({ ...(await issueChallenge(c, site, options)) }),
+    verifyChallenge,
+  };
+}
+
+/** The scoring area as registered in http/routes.ts. */
+export async function scoringArea(scope: App, ctx: AppContext): Promise<void> {
+  await scoringApi(scope, ctx, productionScoringServices(ctx));
+}

@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { ScoringEngine } from '../../scoring/engine-types.ts';
+import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
+import type { SitesTable } from '../../storage/schema.ts';
+import { type Surface, scoringSiteOf, siteAuthHook } from '../site-auth.ts';
+
+/** Shared pieces of the scoring routes: prefix, injected services, hooks. */
+export const ANTIBOT_PREFIX = '/api/antibot';
+
+export interface FingerprintRegistration {
+  token: string;
+  device_id: string;
+  expires_at: string;
+}
+
+export interface ChallengeVerification {
+  valid: boolean;
+  reason?: string;
+  challenge_id: string;
+  verified_at?: string;
+}
+
+/** What the routes call; production wiring in scoring-area.ts, fakes or the real thing in tests. */
+export interface ScoringServices {
+  engine: ScoringEngine;
+  registerFingerprint(
+    ctx: AppContext,
+    site: SitesTable,
+    body: { fingerprint: Record<string, unknown>; behavior?: Record<string, unknown> },
+  ): Promise<FingerprintRegistration>;
+  /** Throws ApiError validation_failed for a bad value. */
+  parseDifficulty(value: unknown): number | undefined;
+  issueChallenge(
+    ctx: AppContext,
+    site: SitesTable,
+    options: { difficulty?: number; ip: string; deviceId?: string },
+  ): Promise<Record<string, unknown>>;
+  verifyChallenge(
+    ctx: AppContext,
+    site: SitesTable,
+    body: { challenge_id: string; nonce: string | number },
+  ): Promise<ChallengeVerification>;
+}
+
+type RequestCheck = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * Site auth in preValidation (before the schema); in preHandler the checks beyond the schema
+ * (still `validation_failed`), then the rate limit last.
+ */
+export function surfaceHooks(ctx: AppContext, surface: Surface, extraChecks: RequestCheck[] = []) {
+  const rateLimit: RequestCheck = async (request) => {
+    await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip);
+  };
+  return { preValidation: siteAuthHook(ctx, surface), preHandler: [...extraChecks, rateLimit] };
+}
+
+export function securityOf(surface: Surface) {
+  return surface === 'browser' ? [{ siteKey: [] }] : [{ siteKey: [], secretKey: [] }];
+}
+
+export function userAgentOf(request: FastifyRequest): string {
+  return request.headers['user-agent'] ?? '';
+}
+
+export const BROWSER_PATHS = ['/fingerprint', '/collect', '/events/batch', '/challenge', '/challenge/verify'];

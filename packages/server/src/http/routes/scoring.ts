@@ -1,0 +1,81 @@
+import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
+import type { AppContext } from '../../context.ts';
+import type { ScoringEngine } from '../../scoring/engine-types.ts';
+import { sweepIdempotencyKeys } from '../../scoring/idempotency.ts';
+import { scoreAndRecord } from '../../scoring/record.ts';
+import { ok } from '../envelope.ts';
+import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
+import type { App } from '../types.ts';
+import { registerBatchRoutes } from './scoring-batch.ts';
+import {
+  ANTIBOT_PREFIX,
+  BROWSER_PATHS,
+  type ScoringServices,
+  securityOf,
+  surfaceHooks,
+  userAgentOf,
+} from './scoring-common.ts';
+import { registerToolRoutes } from './scoring-tools.ts';
+import { checkBehaviorLimit, SINGLE_EVENT_LIMIT, typeboxValidatorCompiler } from './scoring-validation.ts';
+
+export type { ScoringServices } from './scoring-common.ts';
+
+/**
+ * The ten scoring routes under /api/antibot (interface §4.1). Order of checks (SPEC §10):
+ * body limit 413 → 415 → invalid_json (body parsing) → site key → secret or origin (preValidation)
+ * → validation_failed (schema, then evidence limits) → rate limit (preHandler) → handler.
+ */
+function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, surface: Surface): void {
+  const route = surface === 'browser' ? 'collect' : 'verify';
+  app.post(
+    `${ANTIBOT_PREFIX}/${route}`,
+    {
+      bodyLimit: SINGLE_EVENT_LIMIT,
+      schema: {
+        tags: ['scoring'],
+        summary:
+          surface === 'browser'
+            ? 'Score an event from the browser (site key + allowed Origin)'
+            : 'Score an event from your server (site key + secret key)',
+        security: securityOf(surface),
+        body: VerificationRequest,
+        response: { 200: Envelope(Decision), 201: Envelope(Decision) },
+      },
+      ...surfaceHooks(ctx, surface, [checkBehaviorLimit]),
+    },
+    async (request, reply) => {
+      const result = await scoreAndRecord(ctx, engine, {
+        site: scoringSiteOf(request),
+        surface,
+        route,
+        body: request.body,
+        observedIp: request.ip,
+        observedUserAgent: userAgentOf(request),
+      });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.replayed ? 200 : 201).send(ok(result.decision));
+    },
+  );
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+export async function scoringApi(app: App, ctx: AppContext, services: ScoringServices): Promise<void> {
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  for (const surface of ['browser', 'server'] as const) {
+    registerEventRoute(app, ctx, services.engine, surface);
+    registerBatchRoutes(app, ctx, services.engine, surface);
+    registerToolRoutes(app, ctx, services, surface);
+  }
+  const preflight = preflightHandler(ctx);
+  for (const path of BROWSER_PATHS)
+    app.options(`${ANTIBOT_PREFIX}${path}`, { schema: { hide: true } }, preflight);
+
+  const sweeper = setInterval(() => {
+    sweepIdempotencyKeys(ctx.database.db, ctx.now()).catch((err: unknown) =>
+      ctx.logger.warn({ err }, 'idempotency sweep failed'),
+    );
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+}

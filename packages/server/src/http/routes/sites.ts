@@ -1,0 +1,200 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import { normaliseOrigins } from '../../workspace/origins.ts';
+import {
+  createSite,
+  listSites,
+  rotateSiteKeys,
+  type SitePatch,
+  siteView,
+  updateSite,
+} from '../../workspace/sites.ts';
+import { listWorkspacesOf } from '../../workspace/workspaces.ts';
+import { assertValid, authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import {
+  bearer,
+  Envelope,
+  IdSchema,
+  NameSchema,
+  OriginsSchema,
+  SiteSchema,
+  SiteSettingsPatchSchema,
+} from './workspace-schemas.ts';
+
+const SiteParams = Type.Object({ id: IdSchema });
+
+const CreateSiteBody = Type.Object(
+  { workspaceId: IdSchema, name: NameSchema, allowedOrigins: Type.Optional(OriginsSchema) },
+  { additionalProperties: false },
+);
+
+const CreatedSite = Type.Object({
+  siteId: Type.String(),
+  secretKey: Type.String({ description: 'Shown only now; store it in your backend.' }),
+  ...SiteSchema.properties,
+});
+
+const PatchSiteBody = Type.Object(
+  {
+    name: Type.Optional(NameSchema),
+    // The complete desired list: it replaces the old one (interface §4.2).
+    allowedOrigins: Type.Optional(OriginsSchema),
+    settings: Type.Optional(SiteSettingsPatchSchema),
+  },
+  { additionalProperties: false },
+);
+
+const RotatedKeys = Type.Object({
+  siteId: Type.String(),
+  siteKey: Type.String(),
+  secretKey: Type.String(),
+  rotatedAt: Type.String({ format: 'date-time' }),
+});
+
+/** A string field of a body that may have failed validation (read before assertValid()). */
+function looseString(body: unknown, field: string): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const value = (body as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+
+  app.get(
+    '/api/sites',
+    {
+      ...auth,
+      schema: {
+        tags: ['sites'],
+        summary: 'Sites of your workspaces (or of one workspace)',
+        security: bearer,
+        querystring: Type.Object({ workspaceId: Type.Optional(IdSchema) }),
+        response: { 200: Envelope(Type.Array(SiteSchema)) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const workspaceId = looseString(request.query, 'workspaceId');
+      let workspaceIds: string[];
+      if (workspaceId !== undefined) {
+        await requireWorkspace(ctx, principal, workspaceId, 'read');
+        workspaceIds = [workspaceId];
+      } else {
+        const workspaces = await listWorkspacesOf(db, principal.userId, principal.workspaceScope);
+        workspaceIds = workspaces.map((w) => w.id);
+      }
+      assertValid(request);
+      return ok((await listSites(db, workspaceIds)).map(siteView));
+    },
+  );
+
+  app.post(
+    '/api/sites',
+    {
+      ...auth,
+      schema: {
+        tags: ['sites'],
+        summary: 'Create a site (workspace owner)',
+        description: 'The answer is the only time the secret key is shown; it is stored as a hash.',
+        security: bearer,
+        body: CreateSiteBody,
+        response: { 201: Envelope(CreatedSite) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const workspaceId = looseString(request.body, 'workspaceId');
+      if (workspaceId !== undefined) await requireWorkspace(ctx, principal, workspaceId, 'site.create');
+      assertValid(request);
+      const origins = normaliseOrigins(request.body.allowedOrigins ?? []);
+      const { site, keys } = await createSite(
+        db,
+        { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
+        ctx.now(),
+      );
+      request.log.info({ siteId: site.id, workspaceId: site.workspace_id }, 'site created');
+      reply.status(201);
+      return ok({ siteId: site.id, secretKey: keys.secretKey, ...siteView(site) });
+    },
+  );
+
+  app.get(
+    '/api/sites/:id',
+    {
+      ...auth,
+      schema: {
+        tags: ['sites'],
+        summary: 'One site (never its secret key)',
+        security: bearer,
+        params: SiteParams,
+        response: { 200: Envelope(SiteSchema) },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'read');
+      assertValid(request);
+      return ok(siteView(site));
+    },
+  );
+
+  app.patch(
+    '/api/sites/:id',
+    {
+      ...auth,
+      schema: {
+        tags: ['sites'],
+        summary: 'Rename a site, replace its allowed origins, change its settings (owner, analyst)',
+        description:
+          'Origins must be exact browser origins (http/https, host, optional port; no path, query, ' +
+          'fragment or credentials), else 400 validation_failed.',
+        security: bearer,
+        params: SiteParams,
+        body: PatchSiteBody,
+        response: { 200: Envelope(SiteSchema) },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'site.update');
+      assertValid(request);
+      const body = request.body ?? {};
+      const patch: SitePatch = {
+        name: body.name?.trim(),
+        allowedOrigins: body.allowedOrigins ? normaliseOrigins(body.allowedOrigins) : undefined,
+        settings: body.settings,
+      };
+      const updated = await updateSite(db, site, patch, ctx.now());
+      return ok(siteView(updated));
+    },
+  );
+
+  app.post(
+    '/api/sites/:id/rotate-keys',
+    {
+      ...auth,
+      schema: {
+        tags: ['sites'],
+        summary: 'Replace both site keys (owner); the old keys stop working at once',
+        security: bearer,
+        params: SiteParams,
+        response: { 200: Envelope(RotatedKeys) },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'site.rotate_keys');
+      assertValid(request);
+      const now = ctx.now();
+      const keys = await rotateSiteKeys(db, site.id, now);
+      request.log.info({ siteId: site.id }, 'site keys rotated');
+      return ok({
+        siteId: site.id,
+        siteKey: keys.siteKey,
+        secretKey: keys.secretKey,
+        rotatedAt: new Date(now).toISOString(),
+      });
+    },
+  );
+}

@@ -1,0 +1,115 @@
+import { ACTIONS, CLASSIFICATIONS, Envelope, EVENT_TYPES } from '@warden/protocol';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import { badQuery, parseTime } from './decisions.ts';
+import { Stats, StatsQuery } from './decisions-schemas.ts';
+import { typeboxValidatorCompiler } from './scoring-validation.ts';
+
+/**
+ * GET /api/stats?siteId&from&to (SPEC §9): decision counts by classification, action and event
+ * type, and per hour, for `[from, to)`. Defaults to the last 24 hours; at most 90 days.
+ */
+const HOUR_MS = 3_600_000;
+export const DEFAULT_STATS_WINDOW_MS = 24 * HOUR_MS;
+export const MAX_STATS_WINDOW_MS = 90 * 24 * HOUR_MS;
+
+function zeros(keys: readonly string[]): Record<string, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0]));
+}
+
+export async function siteStats(ctx: AppContext, siteId: string, from: number, to: number): Promise<Stats> {
+  const { db } = ctx.database;
+  const base = db
+    .selectFrom('decisions')
+    .where('site_id', '=', siteId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to);
+  const hour = sql<number>`created_at / ${sql.lit(HOUR_MS)}`;
+  const [byClassification, byAction, byEventType, hourly] = await Promise.all([
+    base
+      .select(['classification as k', (e) => e.fn.countAll<number>().as('n')])
+      .groupBy('classification')
+      .execute(),
+    base
+      .select(['action as k', (e) => e.fn.countAll<number>().as('n')])
+      .groupBy('action')
+      .execute(),
+    base
+      .select(['event_type as k', (e) => e.fn.countAll<number>().as('n')])
+      .groupBy('event_type')
+      .execute(),
+    base
+      .select([hour.as('h'), 'classification', (e) => e.fn.countAll<number>().as('n')])
+      .groupBy([hour, 'classification'])
+      .execute(),
+  ]);
+  const tally = (rows: Array<{ k: string; n: number }>, keys: readonly string[]) => {
+    const out = zeros(keys);
+    for (const row of rows) out[row.k] = (out[row.k] ?? 0) + Number(row.n);
+    return out;
+  };
+  const hours = new Map<
+    number,
+    { hour: string; total: number; human: number; suspicious: number; bot: number }
+  >();
+  for (const row of hourly) {
+    const h = Number(row.h);
+    let bucket = hours.get(h);
+    if (!bucket) {
+      bucket = { hour: new Date(h * HOUR_MS).toISOString(), total: 0, human: 0, suspicious: 0, bot: 0 };
+      hours.set(h, bucket);
+    }
+    const n = Number(row.n);
+    bucket.total += n;
+    if (
+      row.classification === 'human' ||
+      row.classification === 'suspicious' ||
+      row.classification === 'bot'
+    ) {
+      bucket[row.classification] += n;
+    }
+  }
+  const classes = tally(byClassification, CLASSIFICATIONS);
+  return {
+    siteId,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    total: Object.values(classes).reduce((a, b) => a + b, 0),
+    byClassification: classes,
+    byAction: tally(byAction, ACTIONS),
+    byEventType: tally(byEventType, EVENT_TYPES),
+    hourly: [...hours.entries()].sort((a, b) => a[0] - b[0]).map(([, bucket]) => bucket),
+  };
+}
+
+export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.get(
+    '/api/stats',
+    {
+      preValidation: authenticate(ctx),
+      attachValidation: true,
+      schema: {
+        tags: ['decisions'],
+        summary: 'Decision counts of a site by classification, action, event type and hour',
+        security: [{ bearer: [] }],
+        querystring: StatsQuery,
+        response: { 200: Envelope(Stats) },
+      },
+    },
+    async (request) => {
+      const siteId = (request.query as { siteId?: unknown }).siteId;
+      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
+      assertValid(request);
+      const to = parseTime(request.query.to, 'querystring.to') ?? ctx.now();
+      const from = parseTime(request.query.from, 'querystring.from') ?? to - DEFAULT_STATS_WINDOW_MS;
+      if (from >= to) throw badQuery('querystring.from', 'must be before to');
+      if (to - from > MAX_STATS_WINDOW_MS)
+        throw badQuery('querystring.from', 'the window may span at most 90 days');
+      return ok(await siteStats(ctx, request.query.siteId, from, to));
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.ts';
+import {
+  addMembership,
+  createWorkspace,
+  listWorkspacesOf,
+  workspaceView,
+} from '../../workspace/workspaces.ts';
+import { assertValid, authenticate, principalOf, requireUnscoped } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import { bearer, Envelope, NameSchema, WorkspaceSchema } from './workspace-schemas.ts';
+
+export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+
+  app.get(
+    '/api/workspaces',
+    {
+      ...auth,
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Your workspaces, with your role in each',
+        security: bearer,
+        response: { 200: Envelope(Type.Array(WorkspaceSchema)) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return ok(await listWorkspacesOf(db, principal.userId, principal.workspaceScope));
+    },
+  );
+
+  app.post(
+    '/api/workspaces',
+    {
+      ...auth,
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Create a workspace; you become its owner',
+        description:
+          'New workspaces start on the free plan; the plan is set by the operator ' +
+          '(`warden workspace plan W pro`). Refused to single sign-on sessions (403).',
+        security: bearer,
+        body: Type.Object({ name: NameSchema }, { additionalProperties: false }),
+        response: { 201: Envelope(WorkspaceSchema) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      requireUnscoped(principal);
+      assertValid(request);
+      const now = ctx.now();
+      const workspace = await db.transaction().execute(async (trx) => {
+        const row = await createWorkspace(trx, { name: request.body.name.trim() }, now);
+        await addMembership(trx, row.id, principal.userId, 'owner', now);
+        return row;
+      });
+      reply.status(201);
+      return ok(workspaceView(workspace, 'owner'));
+    },
+  );
+}

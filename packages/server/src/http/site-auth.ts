@@ -1,0 +1,157 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { ApiError, errorBody } from '../errors.ts';
+import type { SitesTable } from '../storage/schema.ts';
+import type { Plan } from '../workspace/permissions.ts';
+import { sha256Hex } from '../workspace/tokens.ts';
+
+/**
+ * Site authentication of the scoring routes (interface §5, SPEC §1/§10).
+ * Browser routes: `X-Site-Key` + an `Origin` exactly on the site's list.
+ * Server routes: `X-Site-Key` + `X-Secret-Key`, compared in constant time.
+ * Runs as a preValidation hook: after 413/415/invalid_json, before schema validation.
+ *
+ * Sites are looked up on every request (one indexed query, no cache): a rotated key stops
+ * working at once in every process (interface §5 rule 6).
+ */
+export type Surface = 'browser' | 'server';
+
+export interface ScoringSite {
+  site: SitesTable;
+  workspace: { id: string; plan: Plan; demo: boolean };
+  allowedOrigins: readonly string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    scoringSite?: ScoringSite;
+  }
+}
+
+export function parseOrigins(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
+  const row = await ctx.database.db
+    .selectFrom('sites')
+    .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
+    .selectAll('sites')
+    .select(['workspaces.plan as workspace_plan', 'workspaces.demo as workspace_demo'])
+    .where('sites.site_key', '=', siteKey)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { workspace_plan, workspace_demo, ...site } = row;
+  return {
+    site,
+    workspace: { id: site.workspace_id, plan: workspace_plan, demo: Number(workspace_demo) === 1 },
+    allowedOrigins: parseOrigins(site.allowed_origins),
+  };
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? undefined : text;
+}
+
+/** Constant-time check of a presented secret against the stored SHA-256 hex. */
+export function secretMatches(presented: string, storedHash: string): boolean {
+  const actual = Buffer.from(sha256Hex(presented), 'hex');
+  const expected = Buffer.from(storedHash, 'hex');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+async function siteFromKey(ctx: AppContext, request: FastifyRequest): Promise<ScoringSite> {
+  const siteKey = header(request, 'x-site-key');
+  if (!siteKey) throw new ApiError('missing_site_key', 'Send the site key in the X-Site-Key header.');
+  const found = siteKey.length <= 256 ? await findSiteByKey(ctx, siteKey) : undefined;
+  if (!found) throw new ApiError('invalid_site_key', 'The X-Site-Key is not a known site key.');
+  return found;
+}
+
+export const EXPOSED_HEADERS = 'Idempotent-Replayed, Retry-After, X-Request-Id';
+
+function allowOrigin(reply: FastifyReply, origin: string): void {
+  reply.header('access-control-allow-origin', origin);
+  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+}
+
+/** preValidation hook of the browser routes. */
+export function browserSiteAuth(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    reply.header('vary', 'Origin');
+    const found = await siteFromKey(ctx, request);
+    const origin = header(request, 'origin');
+    if (!origin || !found.allowedOrigins.includes(origin)) {
+      throw new ApiError(
+        'origin_not_allowed',
+        origin
+          ? "The request Origin is not on the site's allowed list."
+          : 'Browser routes need an Origin header.',
+      );
+    }
+    allowOrigin(reply, origin);
+    request.scoringSite = found;
+  };
+}
+
+/** preValidation hook of the server routes (`/verify…`). */
+export function serverSiteAuth(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const found = await siteFromKey(ctx, request);
+    const secret = header(request, 'x-secret-key');
+    if (!secret) throw new ApiError('missing_secret_key', 'Send the secret key in the X-Secret-Key header.');
+    if (!secretMatches(secret, found.site.secret_key_hash)) {
+      throw new ApiError('invalid_secret_key', 'The X-Secret-Key does not belong to this site.');
+    }
+    request.scoringSite = found;
+  };
+}
+
+export function siteAuthHook(ctx: AppContext, surface: Surface) {
+  return surface === 'browser' ? browserSiteAuth(ctx) : serverSiteAuth(ctx);
+}
+
+export function scoringSiteOf(request: FastifyRequest): ScoringSite {
+  if (!request.scoringSite) throw new ApiError('invalid_site_key', 'The site is not authenticated.');
+  return request.scoringSite;
+}
+
+/** Is `origin` on the allowed list of at least one site? (CORS preflight carries no site key.) */
+export async function originAllowedBySomeSite(ctx: AppContext, origin: string): Promise<boolean> {
+  if (origin.length > 512) return false;
+  const needle = JSON.stringify(origin).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await ctx.database.db
+    .selectFrom('sites')
+    .select('allowed_origins')
+    .where(sql<boolean>`allowed_origins like ${`%${needle}%`} escape '\\'`)
+    .limit(50)
+    .execute();
+  return rows.some((row) => parseOrigins(row.allowed_origins).includes(origin));
+}
+
+/** OPTIONS handler of the browser routes: 204 with CORS headers for an allowed origin, else 403. */
+export function preflightHandler(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('vary', 'Origin');
+    const origin = header(request, 'origin');
+    if (!origin || !(await originAllowedBySomeSite(ctx, origin))) {
+      return reply
+        .status(403)
+        .send(errorBody('origin_not_allowed', 'The Origin is not on any site’s allowed list.'));
+    }
+    allowOrigin(reply, origin);
+    reply.header('access-control-allow-methods', 'POST, OPTIONS');
+    reply.header('access-control-allow-headers', 'Content-Type, X-Site-Key, X-Request-Id');
+    reply.header('access-control-max-age', '600');
+    return reply.status(204).send();
+  };
+}

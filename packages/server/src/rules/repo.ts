@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { ListKind, ListsTable, RulesTable } from '../storage/rules-schema.ts';
+import { compileExpression } from './cel.ts';
+import { entryError, normaliseEntry } from './lists.ts';
+import type { ListCreateBody, RuleCreateBody, RulePatchBody } from './schemas.ts';
+import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from './schemas.ts';
+import { ruleStore } from './store.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function ruleView(row: RulesTable) {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    name: row.name,
+    description: row.description,
+    enabled: row.enabled === 1,
+    mode: row.mode,
+    eventTypes: JSON.parse(row.event_types) as string[],
+    expression: row.expression,
+    score: row.score,
+    action: row.action,
+    priority: row.priority,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function listView(row: ListsTable) {
+  const entries = JSON.parse(row.entries) as string[];
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    name: row.name,
+    kind: row.kind,
+    type: row.type,
+    size: entries.length,
+    entries,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** 400 with the CEL error when the expression does not compile, and the effect rules. */
+export function checkRule(rule: { expression: string; score: number | null; action: string | null }): void {
+  const compiled = compileExpression(rule.expression);
+  if (!compiled.ok)
+    throw new ApiError(
+      'validation_failed',
+      `The expression does not compile: ${compiled.details[0]?.message}`,
+      compiled.details,
+    );
+  if (rule.score === null && rule.action === null) {
+    throw new ApiError('validation_failed', 'A rule needs a score, an action or both.', [
+      { path: 'body.score', message: 'score or action is required' },
+    ]);
+  }
+}
+
+async function nameTaken(
+  ctx: AppContext,
+  table: 'rules' | 'lists',
+  siteId: string,
+  name: string,
+  exceptId?: string,
+) {
+  let q = ctx.database.db
+    .selectFrom(table)
+    .select('id')
+    .where('site_id', '=', siteId)
+    .where('name', '=', name);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function createRule(ctx: AppContext, siteId: string, body: Static<typeof RuleCreateBody>) {
+  const rule = { score: body.score ?? null, action: body.action ?? null, expression: body.expression };
+  checkRule(rule);
+  const { db } = ctx.database;
+  const count = await db
+    .selectFrom('rules')
+    .select(db.fn.countAll<number>().as('n'))
+    .where('site_id', '=', siteId)
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_RULES_PER_SITE)
+    throw new ApiError('conflict', `A site has at most ${MAX_RULES_PER_SITE} rules.`);
+  if (await nameTaken(ctx, 'rules', siteId, body.name))
+    throw new ApiError('conflict', `A rule named "${body.name}" exists on this site.`);
+  const now = ctx.now();
+  const row: RulesTable = {
+    id: `rule_${randomBytes(10).toString('hex')}`,
+    site_id: siteId,
+    name: body.name,
+    description: body.description ?? '',
+    enabled: body.enabled === false ? 0 : 1,
+    mode: body.mode ?? 'live',
+    event_types: JSON.stringify(body.eventTypes ?? []),
+    expression: body.expression,
+    score: rule.score,
+    action: rule.action,
+    priority: body.priority ?? 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('rules').values(row).execute();
+  ruleStore(ctx).invalidate(siteId);
+  return row;
+}
+
+export async function updateRule(ctx: AppContext, row: RulesTable, patch: Static<typeof RulePatchBody>) {
+  const next: RulesTable = {
+    ...row,
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.description !== undefined && { description: patch.description }),
+    ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0 }),
+    ...(patch.mode !== undefined && { mode: patch.mode }),
+    ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
+    ...(patch.expression !== undefined && { expression: patch.expression }),
+    ...(patch.score !== undefined && { score: patch.score }),
+    ...(patch.action !== undefined && { action: patch.action }),
+    ...(patch.priority !== undefined && { priority: patch.priority }),
+    updated_at: Math.max(ctx.now(), row.updated_at + 1),
+  };
+  checkRule(next);
+  if (next.name !== row.name && (await nameTaken(ctx, 'rules', row.site_id, next.name, row.id))) {
+    throw new ApiError('conflict', `A rule named "${next.name}" exists on this site.`);
+  }
+  const { id, site_id, created_at, ...changes } = next;
+  await ctx.database.db.updateTable('rules').set(changes).where('id', '=', id).execute();
+  ruleStore(ctx).invalidate(site_id);
+  return next;
+}
+
+export async function deleteRule(ctx: AppContext, row: RulesTable): Promise<void> {
+  await ctx.database.db.deleteFrom('rules').where('id', '=', row.id).execute();
+  ruleStore(ctx).invalidate(row.site_id);
+}
+
+function checkedEntries(kind: ListKind, entries: readonly string[], path: string): string[] {
+  const details = entries
+    .map((e, i) => ({ e, i, problem: entryError(kind, e) }))
+    .filter((x) => x.problem !== null)
+    .slice(0, 20)
+    .map((x) => ({ path: `${path}.${x.i}`, message: `"${x.e}" ${x.problem}` }));
+  if (details.length > 0)
+    throw new ApiError('validation_failed', `Invalid list entry: ${details[0]?.message}`, details);
+  return [...new Set(entries.map((e) => (e.includes('/') ? e.trim() : normaliseEntry(kind, e))))];
+}
+
+export async function createList(ctx: AppContext, siteId: string, body: Static<typeof ListCreateBody>) {
+  const entries = checkedEntries(body.kind, body.entries ?? [], 'body.entries');
+  if (await nameTaken(ctx, 'lists', siteId, body.name))
+    throw new ApiError('conflict', `A list named "${body.name}" exists on this site.`);
+  const now = ctx.now();
+  const row: ListsTable = {
+    id: `list_${randomBytes(10).toString('hex')}`,
+    site_id: siteId,
+    name: body.name,
+    kind: body.kind,
+    type: body.type,
+    entries: JSON.stringify(entries),
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.database.db.insertInto('lists').values(row).execute();
+  ruleStore(ctx).invalidate(siteId);
+  return row;
+}
+
+export async function updateListEntries(
+  ctx: AppContext,
+  row: ListsTable,
+  patch: { entries?: string[]; add?: string[]; remove?: string[] },
+) {
+  let entries = patch.entries
+    ? checkedEntries(row.kind, patch.entries, 'body.entries')
+    : (JSON.parse(row.entries) as string[]);
+  if (patch.add) entries = [...new Set([...entries, ...checkedEntries(row.kind, patch.add, 'body.add')])];
+  if (patch.remove) {
+    const gone = new Set(patch.remove.map((e) => (e.includes('/') ? e.trim() : normaliseEntry(row.kind, e))));
+    entries = entries.filter((e) => !gone.has(e));
+  }
+  if (entries.length > MAX_LIST_ENTRIES)
+    throw new ApiError('validation_failed', `A list holds at most ${MAX_LIST_ENTRIES} entries.`, [
+      { path: 'body.add', message: 'too many entries' },
+    ]);
+  const next = {
+    ...row,
+    entries: JSON.stringify(entries),
+    updated_at: Math.max(ctx.now(), row.updated_at + 1),
+  };
+  await ctx.database.db
+    .updateTable('lists')
+    .set({ entries: next.entries, updated_at: next.updated_at })
+    .where('id', '=', row.id)
+    .execute();
+  ruleStore(ctx).invalidate(row.site_id);
+  return next;
+}
+
+export async function deleteList(ctx: AppContext, row: ListsTable): Promise<void> {
+  await ctx.database.db.deleteFrom('lists').where('id', '=', row.id).execute();
+  ruleStore(ctx).invalidate(row.site_id);
+}

@@ -1,0 +1,58 @@
+import type { AppContext } from '../context.ts';
+import type { RulesTable } from '../storage/rules-schema.ts';
+
+const DAY = 24 * 3600 * 1000;
+
+/** Did this recorded decision match the rule (live signal, or shadow match in the recorded features)? */
+function matched(rule: RulesTable, signals: string, features: string): boolean {
+  if (signals.includes(`"custom:${rule.name}"`)) return true;
+  if (!features.includes(rule.name)) return false;
+  const custom = (JSON.parse(features) as { custom_rules?: { shadow?: Array<{ rule: string }> } })
+    .custom_rules;
+  return custom?.shadow?.some((s) => s.rule === rule.name) ?? false;
+}
+
+/**
+ * Precision and recall of a rule against analyst labels (`fraud` is the positive class), and how
+ * often it matched in the last 30 days.
+ */
+export async function ruleStats(ctx: AppContext, rule: RulesTable) {
+  const { db } = ctx.database;
+  const labeled = await db
+    .selectFrom('decisions')
+    .select(['label', 'signals', 'features'])
+    .where('site_id', '=', rule.site_id)
+    .where('label', 'is not', null)
+    .where('created_at', '>=', rule.created_at)
+    .execute();
+  const counts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 };
+  for (const d of labeled) {
+    const hit = matched(rule, d.signals, d.features);
+    const fraud = d.label === 'fraud';
+    if (hit && fraud) counts.truePositives++;
+    else if (hit) counts.falsePositives++;
+    else if (fraud) counts.falseNegatives++;
+    else counts.trueNegatives++;
+  }
+  const since = ctx.now() - 30 * DAY;
+  const recent = await db
+    .selectFrom('decisions')
+    .select(['signals', 'features'])
+    .where('site_id', '=', rule.site_id)
+    .where('created_at', '>=', since)
+    .where((eb) =>
+      eb.or([eb('signals', 'like', `%"custom:${rule.name}"%`), eb('features', 'like', `%${rule.name}%`)]),
+    )
+    .execute();
+  const ratio = (a: number, b: number) => (a + b === 0 ? null : Math.round((a / (a + b)) * 1000) / 1000);
+  return {
+    ruleId: rule.id,
+    name: rule.name,
+    mode: rule.mode,
+    labeled: labeled.length,
+    ...counts,
+    precision: ratio(counts.truePositives, counts.falsePositives),
+    recall: ratio(counts.truePositives, counts.falseNegatives),
+    matchesLast30Days: recent.filter((d) => matched(rule, d.signals, d.features)).length,
+  };
+}

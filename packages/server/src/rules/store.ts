@@ -1,0 +1,59 @@
+import type { AppContext } from '../context.ts';
+import { buildRuleset, EMPTY_RULESET, type Ruleset } from './ruleset.ts';
+
+/** How long another process may keep using a rule set after a change (SPEC: effects seen within 1 s). */
+const FRESH_MS = 1000;
+
+interface Entry {
+  ruleset: Ruleset;
+  loadedAt: number;
+  refreshing: Promise<Ruleset> | null;
+}
+
+/** Compiled rule sets per site, cached in memory and refreshed in the background. */
+export class RuleStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async load(siteId: string): Promise<Ruleset> {
+    const entry = this.entries.get(siteId);
+    const now = this.ctx.now();
+    if (entry && now - entry.loadedAt < FRESH_MS) return entry.ruleset;
+    if (entry) {
+      // Serve the current rule set while a fresh one loads: no query on the hot path.
+      entry.refreshing ??= this.fetch(siteId).finally(() => {
+        entry.refreshing = null;
+      });
+      return entry.ruleset;
+    }
+    return this.fetch(siteId);
+  }
+
+  invalidate(siteId: string): void {
+    this.entries.delete(siteId);
+  }
+
+  private async fetch(siteId: string): Promise<Ruleset> {
+    const { db } = this.ctx.database;
+    const [rules, lists] = await Promise.all([
+      db.selectFrom('rules').selectAll().where('site_id', '=', siteId).execute(),
+      db.selectFrom('lists').selectAll().where('site_id', '=', siteId).execute(),
+    ]);
+    const ruleset = rules.length === 0 && lists.length === 0 ? EMPTY_RULESET : buildRuleset(rules, lists);
+    this.entries.set(siteId, { ruleset, loadedAt: this.ctx.now(), refreshing: null });
+    return ruleset;
+  }
+}
+
+const stores = new WeakMap<AppContext, RuleStore>();
+
+/** The one RuleStore of an app context. */
+export function ruleStore(ctx: AppContext): RuleStore {
+  let store = stores.get(ctx);
+  if (!store) {
+    store = new RuleStore(ctx);
+    stores.set(ctx, store);
+  }
+  return store;
+}

@@ -1,0 +1,195 @@
+import { isRecord } from '../fingerprint/device-id.ts';
+
+/**
+ * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times
+ * (docs/evidence.md: decimate by dropping events, never resample). Tuned on the DELBOT-Mouse
+ * traces: human moves have no zero-length moves, no reversals and a mean turning angle < 0.29 rad;
+ * pynput leaves zero-length moves, pyHM injects jitter (reversals, large turning angles).
+ */
+export interface BehaviorMetrics {
+  present: boolean;
+  interactions: number;
+  time_to_submit_ms: number | null;
+  paste_count: number;
+  mouse_points: number;
+  /** Fraction of moves with no displacement, and their number. */
+  zero_moves: number;
+  zero_move_count: number;
+  /** Fraction of consecutive moves that turn back (> 90°). */
+  reversals: number;
+  /** Mean turning angle between consecutive moves, radians. */
+  mean_turn: number;
+  /** Longest stroke (≥ 8 points, ≥ 100 px) chord/path ratio; 1 = ruler straight. */
+  max_straightness: number;
+  straight_strokes: number;
+  strokes: number;
+  /** Coefficient of variation of mouse sample intervals. */
+  interval_cv: number | null;
+  mean_interval_ms: number | null;
+  /** Coefficient of variation of key dwell times and of gaps between key presses. */
+  key_dwell_cv: number | null;
+  key_gap_cv: number | null;
+  key_samples: number;
+}
+
+type Point = readonly [number, number, number];
+
+function count(rec: Record<string, unknown>, key: string): number {
+  const v = rec[key];
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+function samples(rec: Record<string, unknown>, key: string, width: number): number[][] {
+  const v = rec[key];
+  if (!Array.isArray(v)) return [];
+  const out: number[][] = [];
+  for (const s of v) {
+    if (!Array.isArray(s) || s.length < width) continue;
+    let ok = true;
+    for (let i = 0; i < width; i++) if (typeof s[i] !== 'number' || !Number.isFinite(s[i])) ok = false;
+    if (ok) out.push(s as number[]);
+  }
+  return out;
+}
+
+export function cv(values: readonly number[]): number | null {
+  if (values.length < 2) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / values.length;
+  if (mean <= 0) return 0;
+  let sq = 0;
+  for (const v of values) sq += (v - mean) ** 2;
+  return Math.sqrt(sq / values.length) / mean;
+}
+
+const EMPTY: BehaviorMetrics = {
+  present: false,
+  interactions: 0,
+  time_to_submit_ms: null,
+  paste_count: 0,
+  mouse_points: 0,
+  zero_moves: 0,
+  zero_move_count: 0,
+  reversals: 0,
+  mean_turn: 0,
+  max_straightness: 0,
+  straight_strokes: 0,
+  strokes: 0,
+  interval_cv: null,
+  mean_interval_ms: null,
+  key_dwell_cv: null,
+  key_gap_cv: null,
+  key_samples: 0,
+};
+
+/** Strokes: runs of moves without a pause over 200 ms. */
+function strokeStats(points: readonly Point[]): { strokes: number; straight: number; max: number } {
+  let strokes = 0;
+  let straight = 0;
+  let max = 0;
+  let start = 0;
+  const flush = (end: number) => {
+    if (end - start < 8) return;
+    let path = 0;
+    for (let i = start + 1; i < end; i++) {
+      path += Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
+    }
+    if (path < 100) return;
+    const a = points[start]!;
+    const b = points[end - 1]!;
+    const ratio = Math.hypot(b[1] - a[1], b[2] - a[2]) / path;
+    strokes++;
+    if (ratio > 0.995) straight++;
+    if (ratio > max) max = ratio;
+  };
+  for (let i = 1; i <= points.length; i++) {
+    if (i === points.length || points[i]![0] - points[i - 1]![0] > 200) {
+      flush(i);
+      start = i;
+    }
+  }
+  return { strokes, straight, max };
+}
+
+function mouseStats(points: readonly Point[]) {
+  let zero = 0;
+  let turns = 0;
+  let reversals = 0;
+  let turnSum = 0;
+  const intervals: number[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const p = points[i]!;
+    const q = points[i - 1]!;
+    intervals.push(p[0] - q[0]);
+    const dx = p[1] - q[1];
+    const dy = p[2] - q[2];
+    if (dx === 0 && dy === 0) {
+      zero++;
+      continue;
+    }
+    if (i < 2) continue;
+    const r = points[i - 2]!;
+    const px = q[1] - r[1];
+    const py = q[2] - r[2];
+    if (px === 0 && py === 0) continue;
+    const cos = (px * dx + py * dy) / (Math.hypot(px, py) * Math.hypot(dx, dy));
+    turns++;
+    if (cos < 0) reversals++;
+    turnSum += Math.acos(Math.max(-1, Math.min(1, cos)));
+  }
+  const moves = Math.max(1, points.length - 1);
+  let total = 0;
+  for (const d of intervals) total += d;
+  return {
+    zero_moves: zero / moves,
+    zero_move_count: zero,
+    reversals: turns > 0 ? reversals / turns : 0,
+    mean_turn: turns > 0 ? turnSum / turns : 0,
+    interval_cv: cv(intervals),
+    mean_interval_ms: intervals.length > 0 ? total / intervals.length : null,
+  };
+}
+
+export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
+  if (!isRecord(evidence)) return EMPTY;
+  const mouse = samples(evidence, 'mouse', 3) as unknown as Point[];
+  mouse.sort((a, b) => a[0] - b[0]);
+  const keys = samples(evidence, 'key_samples', 2).sort((a, b) => a[0]! - b[0]!);
+  const clicks = samples(evidence, 'click_samples', 3);
+  const scrolls = samples(evidence, 'scroll_samples', 2);
+  const touches = samples(evidence, 'touch_samples', 3);
+  const interactions =
+    Math.max(count(evidence, 'mouse_moves'), mouse.length) +
+    Math.max(count(evidence, 'clicks'), clicks.length) +
+    Math.max(count(evidence, 'key_presses'), keys.length) +
+    Math.max(count(evidence, 'scrolls'), scrolls.length) +
+    Math.max(count(evidence, 'touches'), touches.length);
+  const tts = evidence.time_to_submit_ms;
+  const stroke = strokeStats(mouse);
+  const gaps: number[] = [];
+  for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  return {
+    present: true,
+    interactions,
+    time_to_submit_ms: typeof tts === 'number' && Number.isFinite(tts) ? tts : null,
+    paste_count: count(evidence, 'paste_count'),
+    mouse_points: mouse.length,
+    ...(mouse.length >= 3
+      ? mouseStats(mouse)
+      : {
+          zero_moves: 0,
+          zero_move_count: 0,
+          reversals: 0,
+          mean_turn: 0,
+          interval_cv: null,
+          mean_interval_ms: null,
+        }),
+    max_straightness: stroke.max,
+    straight_strokes: stroke.straight,
+    strokes: stroke.strokes,
+    key_dwell_cv: cv(keys.map((k) => k[1]!)),
+    key_gap_cv: cv(gaps),
+    key_samples: keys.length,
+  };
+}

@@ -1,0 +1,143 @@
+import { issueChallenge } from '../challenge/index.ts';
+import type { AppContext } from '../context.ts';
+import { isRecord, stableFingerprint } from '../fingerprint/device-id.ts';
+import { applyCustomRules, eventVariables } from '../rules/apply.ts';
+import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
+import { ruleStore } from '../rules/store.ts';
+import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
+import { buildFeatures, type Features } from './features.ts';
+import { History } from './history.ts';
+import { IdentityClusters } from './identity.ts';
+import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
+import type { SignalFamily } from './signals/types.ts';
+
+export interface EngineOptions {
+  families?: readonly SignalFamily[];
+}
+
+/** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
+export function identityAllowed(workspace: ScoringInput['workspace']): boolean {
+  return workspace.demo || workspace.plan === 'pro' || workspace.plan === 'enterprise';
+}
+
+/**
+ * The scoring engine (SPEC §2): features from the request and hot-state counters, signals from
+ * each rule family (a throwing family fails open and is logged), the score as the clamped sum,
+ * then level, classification and action. No database query on the hot path except the one-time
+ * rebuild per site and process.
+ */
+export function createEngine(ctx: AppContext, options: EngineOptions = {}): ScoringEngine {
+  const families = options.families ?? DEFAULT_FAMILIES;
+  const hard = hardRules(families);
+  const versions = new Map<string, string>();
+  const versionOf = (custom: Ruleset): string => {
+    let v = versions.get(custom.version);
+    if (!v) {
+      v = rulesetVersion(families, custom === EMPTY_RULESET ? '' : custom.version);
+      if (versions.size > 1000) versions.clear();
+      versions.set(custom.version, v);
+    }
+    return v;
+  };
+  const history = new History(ctx);
+  const clusters = new IdentityClusters(ctx);
+
+  function evaluate(features: Features): Signal[] {
+    const signals: Signal[] = [];
+    for (const family of families) {
+      try {
+        for (const s of family.evaluate(features)) if (s.score !== 0) signals.push(s);
+      } catch (err) {
+        ctx.logger.error({ err, family: family.name }, 'signal family failed; skipped');
+      }
+    }
+    return signals;
+  }
+
+  return {
+    async score(input: ScoringInput): Promise<EngineResult> {
+      const c = input.request.context;
+      const [features, custom] = await Promise.all([
+        buildFeatures(input, history),
+        ruleStore(ctx).load(input.site.id),
+      ]);
+      const defaults = evaluate(features);
+      const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
+      const identity = identityAllowed(input.workspace)
+        ? await clusters.observe(input.site.id, {
+            accountId: c.account_id,
+            deviceId: features.device_id,
+            paymentHash: c.payment_hash ?? '',
+            ip: input.ip,
+            at: input.now,
+          })
+        : undefined;
+      const featureRecord = features as unknown as Record<string, unknown>;
+      const { custom: matches, ...decided } = applyCustomRules(custom, {
+        eventType: c.event_type,
+        event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
+        features: featureRecord,
+        signals: defaults,
+        identity: identity as Record<string, unknown> | undefined,
+        deviceId: features.device_id,
+        ip: input.ip,
+        hardAutomation,
+      });
+      if (custom !== EMPTY_RULESET) featureRecord.custom_rules = matches;
+      const result: EngineResult = {
+        ...decided,
+        device_id: features.device_id,
+        ruleset_version: versionOf(custom),
+        features: featureRecord,
+        evidence: evidenceSummary(input, features),
+      };
+      if (identity) result.identity = identity;
+      if (result.action === 'challenge') {
+        result.challenge = {
+          ...(await issueChallenge(ctx, input.site, {
+            ip: input.ip,
+            deviceId: features.device_id,
+            risk: result.risk_score,
+          })),
+        };
+      }
+      return result;
+    },
+
+    async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
+      try {
+        await history.recordOutcome(input.site.id, result.device_id, result.risk_score);
+      } catch (err) {
+        ctx.logger.warn({ err }, 'engine afterRecord failed');
+      }
+    },
+  };
+}
+
+/** The normalised evidence recorded with the decision (no raw samples). */
+function evidenceSummary(input: ScoringInput, f: Features): Record<string, unknown> {
+  const env = isRecord(input.request.environment) ? input.request.environment : {};
+  return {
+    device: {
+      id: f.device_id,
+      source: f.device_source,
+      token: f.token,
+      stable_attributes: f.stable_attributes,
+    },
+    fingerprint: stableFingerprint(input.request.fingerprint),
+    environment: {
+      sdk_version: typeof env.sdk_version === 'string' ? env.sdk_version : null,
+      webdriver: f.webdriver,
+      webdriver_defined: f.webdriver_defined,
+      automation_artifacts: f.automation_artifacts,
+      headless_markers: f.headless_markers,
+      cdp: f.cdp,
+      tampered_functions: f.tampered_functions,
+      worker_mismatch: f.worker_mismatch,
+      clock_skew_ms: f.clock_skew_ms,
+      nonce: f.nonce,
+      pow: f.pow,
+    },
+    behavior: f.behavior,
+  };
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Decision } from '@warden/protocol';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { ScoringSite, Surface } from '../http/site-auth.ts';
+import type { DB } from '../storage/db.ts';
+import type { DecisionsTable } from '../storage/scoring-schema.ts';
+import { enqueueDecisionCreated } from '../webhooks/outbox.ts';
+import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
+import {
+  canonicalBodyHash,
+  claimIdempotencyKey,
+  type IdempotencyClaim,
+  type IdempotencyRoute,
+  releaseIdempotencyKey,
+} from './idempotency.ts';
+
+/**
+ * One scoring event from validated request to durable decision: idempotency claim → engine →
+ * one transaction (decision row + idempotency completion + webhook outbox) → answer.
+ * The decision is committed before the response is sent.
+ */
+export interface ScoreEventInput {
+  site: ScoringSite;
+  surface: Surface;
+  /** Idempotency scope: batch items share it with their single route. */
+  route: IdempotencyRoute;
+  /** The validated body (or batch item) exactly as received: hashed for idempotency. */
+  body: ScoringRequest;
+  /** Observed client IP and user agent (browser routes); ignored on server routes. */
+  observedIp: string;
+  observedUserAgent: string;
+}
+
+export interface ScoreEventResult {
+  replayed: boolean;
+  decision: Decision;
+}
+
+/**
+ * The request the engine sees. Browser routes: `login_succeeded` removed, IP and user agent
+ * replaced by what the service observed. Server routes: the caller's trusted context as sent.
+ */
+export function engineRequest(input: ScoreEventInput): {
+  request: ScoringRequest;
+  ip: string;
+  userAgent: string;
+} {
+  const { body } = input;
+  if (input.surface === 'server') {
+    return { request: body, ip: body.context.ip_address ?? '', userAgent: body.context.user_agent ?? '' };
+  }
+  const { login_succeeded: _claimed, ...context } = body.context;
+  const request: ScoringRequest = {
+    ...body,
+    context: { ...context, ip_address: input.observedIp, user_agent: input.observedUserAgent },
+  };
+  return { request, ip: input.observedIp, userAgent: input.observedUserAgent };
+}
+
+export function decisionData(id: string, result: EngineResult, decisionMs: number, now: number): Decision {
+  return {
+    classification: result.classification,
+    risk_score: result.risk_score,
+    risk_level: result.risk_level,
+    action: result.action,
+    request_id: id,
+    device_id: result.device_id,
+    signals: result.signals,
+    ...(result.identity ? { identity: result.identity } : {}),
+    ...(result.challenge ? { challenge: result.challenge as NonNullable<Decision['challenge']> } : {}),
+    decision_ms: decisionMs,
+    timestamp: new Date(now).toISOString(),
+    ruleset_version: result.ruleset_version,
+    idempotent_replay: false,
+  };
+}
+
+export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionsTable {
+  const context = input.request.context;
+  return {
+    id: input.decisionId,
+    site_id: input.site.id,
+    workspace_id: input.workspace.id,
+    event_type: context.event_type,
+    account_id: context.account_id,
+    email: context.email ?? null,
+    ip_address: input.ip,
+    user_agent: input.userAgent,
+    device_id: result.device_id,
+    payment_hash: context.payment_hash ?? null,
+    promo_code: context.promo_code ?? null,
+    order_amount: context.order_amount ?? null,
+    risk_score: result.risk_score,
+    risk_level: result.risk_level,
+    classification: result.classification,
+    action: result.action,
+    signals: JSON.stringify(result.signals),
+    features: JSON.stringify(result.features),
+    evidence: JSON.stringify(result.evidence),
+    response: JSON.stringify(data),
+    ruleset_version: result.ruleset_version,
+    decision_ms: data.decision_ms,
+    label: null,
+    labeled_at: null,
+    created_at: input.now,
+  };
+}
+
+/**
+ * Decision row + outbox row in one transaction. The decision row also completes the request's
+ * idempotency key, which reserved `row.id` (see idempotency.ts).
+ */
+export async function recordDecision(db: Kysely<DB>, row: DecisionsTable): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('decisions').values(row).execute();
+    await enqueueDecisionCreated(trx, row);
+  });
+}
+
+export async function scoreAndRecord(
+  ctx: AppContext,
+  engine: ScoringEngine,
+  input: ScoreEventInput,
+): Promise<ScoreEventResult> {
+  const { db } = ctx.database;
+  const siteId = input.site.site.id;
+  const now = ctx.now();
+  const decisionId = randomUUID();
+  let claim: IdempotencyClaim | undefined;
+  const key = input.body.idempotency_key;
+  if (key !== undefined) {
+    const scope = { siteId, route: input.route, key };
+    const outcome = await claimIdempotencyKey(db, scope, canonicalBodyHash(input.body), decisionId, now);
+    if (outcome.kind === 'replay') {
+      const recorded = JSON.parse(outcome.response) as Decision;
+      return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
+    }
+    claim = outcome.claim;
+  }
+
+  const { request, ip, userAgent } = engineRequest(input);
+  const scoringInput: ScoringInput = {
+    ctx,
+    site: input.site.site,
+    workspace: input.site.workspace,
+    surface: input.surface,
+    request,
+    ip,
+    userAgent,
+    decisionId,
+    now,
+  };
+  let result: EngineResult;
+  let decision: Decision;
+  try {
+    const started = performance.now();
+    result = await engine.score(scoringInput);
+    const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
+    decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
+    await recordDecision(db, decisionRow(scoringInput, result, decision));
+  } catch (err) {
+    if (claim) await releaseIdempotencyKey(db, claim).catch(() => undefined);
+    throw err;
+  }
+  if (engine.afterRecord) {
+    try {
+      await engine.afterRecord(scoringInput, result);
+    } catch (err) {
+      ctx.logger.warn({ err, decisionId: scoringInput.decisionId }, 'engine afterRecord failed');
+    }
+  }
+  return { replayed: false, decision };
+}

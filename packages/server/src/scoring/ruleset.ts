@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { automation } from './signals/automation.ts';
+import { BEHAVIOR, behavior } from './signals/behavior.ts';
+import { deviceEvidence } from './signals/device-evidence.ts';
+import { email } from './signals/email.ts';
+import { fanout } from './signals/fanout.ts';
+import { freshness } from './signals/freshness.ts';
+import { logins } from './signals/logins.ts';
+import { payments } from './signals/payments.ts';
+import { pow } from './signals/pow.ts';
+import { trust } from './signals/trust.ts';
+import type { SignalFamily } from './signals/types.ts';
+import { userAgent } from './signals/user-agent.ts';
+import { VELOCITY_TIERS, velocity } from './signals/velocity.ts';
+
+/** The default rule set, in evaluation (and signal) order. */
+export const DEFAULT_FAMILIES: readonly SignalFamily[] = [
+  deviceEvidence,
+  automation,
+  userAgent,
+  behavior,
+  freshness,
+  pow,
+  velocity,
+  logins,
+  fanout,
+  payments,
+  email,
+  trust,
+];
+
+/** Names of rules that are hard automation evidence (classification `bot` whatever the score). */
+export function hardRules(families: readonly SignalFamily[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of families) for (const [rule, info] of Object.entries(f.rules)) if (info.hard) out.add(rule);
+  return out;
+}
+
+/**
+ * `ruleset_version`: 12 hex of SHA-256 over every rule's name, score and hardness plus the
+ * thresholds; custom rules (when present) are hashed in by passing their canonical text.
+ */
+export function rulesetVersion(families: readonly SignalFamily[], custom = ''): string {
+  const hash = createHash('sha256');
+  for (const f of families) hash.update(`${f.name}:${JSON.stringify(f.rules)}\n`);
+  hash.update(JSON.stringify({ BEHAVIOR, VELOCITY_TIERS }));
+  hash.update(custom);
+  return `rs_${hash.digest('hex').slice(0, 12)}`;
+}

@@ -1,0 +1,74 @@
+import type { Signal } from '../engine-types.ts';
+import { emit, type SignalFamily } from './types.ts';
+
+/** Markers that only a headless or automated browser shows (others are softer hints). */
+const HARD_HEADLESS = new Set(['headless_ua', 'headless_chrome', 'swiftshader_headless', 'no_window_chrome']);
+
+/** Automation tells from `environment` (webdriver, artefacts, headless, CDP, tampering). */
+export const automation: SignalFamily = {
+  name: 'automation',
+  rules: {
+    automation_webdriver: { score: 90, hard: true, description: 'navigator.webdriver is true.' },
+    automation_webdriver_patched: {
+      score: 45,
+      hard: true,
+      description: 'navigator.webdriver was redefined (a stealth patch hides automation).',
+    },
+    automation_artifacts: {
+      score: 90,
+      hard: true,
+      description: 'Globals left by automation tools (Selenium cdc_, Playwright, Puppeteer, Phantom).',
+    },
+    headless_browser: { score: 70, hard: true, description: 'The browser reports itself as headless.' },
+    headless_hints: {
+      score: 10,
+      description: 'Environment traits typical of headless browsers (per marker, up to 30).',
+    },
+    automation_cdp: {
+      score: 35,
+      description: 'A Chrome DevTools Protocol client is attached (automation, or open developer tools).',
+    },
+    native_function_tampering: {
+      score: 30,
+      description: 'Native browser functions were replaced (toString is not native code).',
+    },
+    worker_mismatch: {
+      score: 35,
+      description: 'Values read in a Web Worker differ from the main thread (spoofed attributes).',
+    },
+  },
+  evaluate(f) {
+    const out: Signal[] = [];
+    if (f.webdriver === true) out.push(emit(this, 'automation_webdriver'));
+    else if (f.webdriver_defined === 'own' || f.webdriver_defined === 'getter_patched') {
+      out.push(emit(this, 'automation_webdriver_patched'));
+    }
+    if (f.automation_artifacts.length > 0) {
+      out.push(
+        emit(this, 'automation_artifacts', {
+          description: `Automation globals present: ${f.automation_artifacts.slice(0, 5).join(', ')}.`,
+        }),
+      );
+    }
+    const hard = f.ua_headless || f.headless_markers.some((m) => HARD_HEADLESS.has(m));
+    if (hard) out.push(emit(this, 'headless_browser'));
+    else if (f.headless_markers.length > 0) {
+      out.push(
+        emit(this, 'headless_hints', {
+          score: Math.min(30, 10 * f.headless_markers.length),
+          description: `Headless traits: ${f.headless_markers.slice(0, 5).join(', ')}.`,
+        }),
+      );
+    }
+    if (f.cdp) out.push(emit(this, 'automation_cdp'));
+    if (f.tampered_functions.length > 0) out.push(emit(this, 'native_function_tampering'));
+    if (f.worker_mismatch.length > 0) {
+      out.push(
+        emit(this, 'worker_mismatch', {
+          description: `Worker and main thread disagree on ${f.worker_mismatch.join(', ')}.`,
+        }),
+      );
+    }
+    return out;
+  },
+};

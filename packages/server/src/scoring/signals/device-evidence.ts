@@ -1,0 +1,29 @@
+import type { Signal } from '../engine-types.ts';
+import { emit, type SignalFamily } from './types.ts';
+
+/** Fingerprint token and device evidence (SPEC §10: a bad token is evidence, not an error). */
+export const deviceEvidence: SignalFamily = {
+  name: 'device_evidence',
+  rules: {
+    no_device_evidence: { score: 15, description: 'No fingerprint token and no fingerprint evidence.' },
+    token_invalid: {
+      score: 35,
+      description: 'The fingerprint token is malformed or its signature is wrong.',
+    },
+    token_expired: { score: 15, description: 'The fingerprint token is older than 10 minutes.' },
+    token_site_mismatch: { score: 40, description: 'The fingerprint token was issued for another site.' },
+    token_device_mismatch: {
+      score: 25,
+      description: 'The fingerprint sent with the token names a different device than the token.',
+    },
+  },
+  evaluate(f) {
+    const out: Signal[] = [];
+    if (f.token === 'invalid') out.push(emit(this, 'token_invalid'));
+    else if (f.token === 'expired') out.push(emit(this, 'token_expired'));
+    else if (f.token === 'site_mismatch') out.push(emit(this, 'token_site_mismatch'));
+    if (f.token_device_mismatch) out.push(emit(this, 'token_device_mismatch'));
+    if (f.token === 'absent' && !f.has_fingerprint) out.push(emit(this, 'no_device_evidence'));
+    return out;
+  },
+};

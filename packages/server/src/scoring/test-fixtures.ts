@@ -1,0 +1,214 @@
+/** Test helpers for the engine (imported by *.test.ts only). */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import type { SitesTable } from '../storage/schema.ts';
+import { behaviorMetrics } from './behavior-metrics.ts';
+import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
+import type { Features } from './features.ts';
+import type { HistoryCounts } from './history.ts';
+
+export const HUMAN_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+export function testSite(id = 'site_test', settings = '{}'): SitesTable {
+  const now = Date.now();
+  return {
+    id,
+    workspace_id: 'ws_test',
+    name: 'Test',
+    site_key: `pk_${id}`,
+    secret_key_hash: 'x',
+    allowed_origins: '[]',
+    settings,
+    keys_rotated_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Insert the workspace and site rows (needed before decisions are inserted). */
+export async function insertSite(ctx: AppContext, site: SitesTable): Promise<void> {
+  const db = ctx.database.db;
+  const existing = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', site.workspace_id)
+    .executeTakeFirst();
+  if (!existing) {
+    await db
+      .insertInto('workspaces')
+      .values({ id: site.workspace_id, name: 'W', plan: 'pro', demo: 0, created_at: 0, updated_at: 0 })
+      .execute();
+  }
+  await db.insertInto('sites').values(site).execute();
+}
+
+export const FINGERPRINT = {
+  v: 1,
+  user_agent: HUMAN_UA,
+  platform: 'Win32',
+  languages: ['en-US', 'en'],
+  timezone: 'Europe/Berlin',
+  screen: { width: 1920, height: 1080, color_depth: 24, pixel_ratio: 1 },
+  hardware_concurrency: 8,
+  device_memory: 8,
+  max_touch_points: 0,
+  canvas_hash: 'c0ffee1234',
+  webgl: { unmasked_vendor: 'Google Inc. (NVIDIA)', unmasked_renderer: 'ANGLE (NVIDIA GeForce RTX 3060)' },
+  audio_hash: '124.04347527516074',
+  fonts: ['Arial', 'Calibri', 'Segoe UI'],
+};
+
+export function makeInput(
+  ctx: AppContext,
+  request: Omit<Partial<ScoringRequest>, 'context'> & { context?: Partial<ScoringRequest['context']> },
+  options: Partial<Omit<ScoringInput, 'request'>> = {},
+): ScoringInput {
+  const context: ScoringRequest['context'] = {
+    event_type: 'login',
+    account_id: 'acct_1',
+    ...request.context,
+  };
+  return {
+    ctx,
+    site: options.site ?? testSite(),
+    workspace: options.workspace ?? { id: 'ws_test', plan: 'pro', demo: false },
+    surface: options.surface ?? 'server',
+    request: { ...request, context },
+    ip: options.ip ?? '203.0.113.7',
+    userAgent: options.userAgent ?? HUMAN_UA,
+    decisionId: options.decisionId ?? randomUUID(),
+    now: options.now ?? ctx.now(),
+  };
+}
+
+/** Insert a recorded decision the way the routes do (for restart/rebuild tests). */
+export async function recordDecision(
+  ctx: AppContext,
+  input: ScoringInput,
+  result: EngineResult,
+): Promise<void> {
+  const c = input.request.context;
+  await ctx.database.db
+    .insertInto('decisions')
+    .values({
+      id: input.decisionId,
+      site_id: input.site.id,
+      workspace_id: input.site.workspace_id,
+      event_type: c.event_type,
+      account_id: c.account_id,
+      email: c.email ?? null,
+      ip_address: input.ip,
+      user_agent: input.userAgent,
+      device_id: result.device_id,
+      payment_hash: c.payment_hash ?? null,
+      promo_code: c.promo_code ?? null,
+      order_amount: c.order_amount ?? null,
+      risk_score: result.risk_score,
+      risk_level: result.risk_level,
+      classification: result.classification,
+      action: result.action,
+      signals: JSON.stringify(result.signals),
+      features: JSON.stringify(result.features),
+      evidence: JSON.stringify(result.evidence),
+      response: '{}',
+      ruleset_version: result.ruleset_version,
+      decision_ms: 0,
+      label: null,
+      labeled_at: null,
+      created_at: input.now,
+    })
+    .execute();
+}
+
+export function rules(result: EngineResult): string[] {
+  return result.signals.map((s) => s.rule);
+}
+
+/** Neutral features of a clean server-side login; override what a test needs. */
+export function baseFeatures(
+  overrides: Partial<Features> = {},
+  history: Partial<HistoryCounts> = {},
+): Features {
+  return {
+    event_type: 'login',
+    now_ms: 1_700_000_000_000,
+    surface: 'server',
+    has_fingerprint: true,
+    has_behavior: false,
+    has_environment: false,
+    device_id: 'dev_aaaaaaaaaaaaaaaaaaaaaaaa',
+    device_source: 'token',
+    token: 'valid',
+    token_device_mismatch: false,
+    stable_attributes: 10,
+    user_agent: HUMAN_UA,
+    ua_is_bot: false,
+    ua_headless: false,
+    ua_js_mismatch: false,
+    webdriver: false,
+    webdriver_defined: 'prototype',
+    automation_artifacts: [],
+    headless_markers: [],
+    cdp: false,
+    tampered_functions: [],
+    worker_mismatch: [],
+    email_domain: '',
+    email_disposable: false,
+    email_plus_alias: false,
+    has_payment: false,
+    login_succeeded: null,
+    behavior: behaviorMetrics(undefined),
+    clock_skew_ms: null,
+    nonce: 'absent',
+    pow: 'absent',
+    history: {
+      ip_1m: 1,
+      ip_1h: 1,
+      account_1m: 1,
+      account_1h: 1,
+      device_1m: 1,
+      device_1h: 1,
+      failed_logins_account_1h: 0,
+      failed_logins_ip_1h: 0,
+      accounts_per_device_24h: 1,
+      accounts_per_ip_24h: 1,
+      payments_per_account_24h: 0,
+      payments_per_device_24h: 0,
+      accounts_per_email_24h: 0,
+      device_first_seen: 1_700_000_000_000,
+      device_events_30d: 1,
+      device_risky_events_30d: 0,
+      ...history,
+    },
+    ...overrides,
+  };
+}
+
+/** DELBOT-Mouse traces (tuning data, /work/shared/data/mouse-dev) as behaviour evidence. */
+export const MOUSE_DIR = '/work/shared/data/mouse-dev';
+
+export function loadTrace(file: string): { mouse: Array<[number, number, number]>; clicks: number } {
+  const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
+  const mouse: Array<[number, number, number]> = [];
+  let clicks = 0;
+  let t0: number | undefined;
+  for (const line of lines) {
+    const [t, kind, x, y] = line.split(',');
+    t0 ??= Number(t);
+    if (kind === 'Move') mouse.push([Number(t) - t0, Number(x), Number(y)]);
+    else if (kind === 'Pressed') clicks++;
+  }
+  return { mouse, clicks };
+}
+
+export function traceFiles(dir: string): string[] {
+  const full = path.join(MOUSE_DIR, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .map((f) => path.join(full, f));
+}

@@ -1,0 +1,45 @@
+/**
+ * Child process of crash.test.ts: a Warden context on a SQLite file with the webhook dispatcher
+ * running, recording decisions (decision + outbox row in one transaction) until it is SIGKILLed.
+ * argv: <mode: load|drain> <siteId> <workspaceId>. Prints "ready" once the dispatcher runs.
+ */
+import path from 'node:path';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { MemoryHotState } from '../state/memory.ts';
+import { migrate, openDatabase } from '../storage/db.ts';
+import { WebhookDispatcher } from './dispatcher.ts';
+import { decisionRow, recordDecision } from './test-fixtures.ts';
+
+const [mode, siteId, workspaceId] = process.argv.slice(2);
+if (!siteId || !workspaceId || (mode !== 'load' && mode !== 'drain')) {
+  process.stderr.write('usage: crash-child.ts load|drain <siteId> <workspaceId>\n');
+  process.exit(2);
+}
+const config = loadConfig(process.env);
+// Only what the dispatcher needs (main.ts would load the whole HTTP app: slow to start).
+const database = openDatabase({ sqlitePath: path.join(config.dataDir, 'warden.db') });
+await migrate(database);
+const ctx: AppContext = {
+  config,
+  database,
+  hotState: new MemoryHotState(),
+  metrics: new Registry(),
+  logger: pino({ level: config.logLevel }),
+  secret: 'crash-test-secret-not-used-for-webhooks',
+  now: Date.now,
+};
+const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 20, timeoutMs: 1_000, leaseMs: 1_500 });
+dispatcher.start();
+process.stdout.write('ready\n');
+
+if (mode === 'load') {
+  const site = { siteId, workspaceId };
+  for (;;) {
+    // Small bursts of concurrent transactions: a kill lands mid-write as often as mid-send.
+    await Promise.all(Array.from({ length: 5 }, () => recordDecision(ctx.database, decisionRow(site))));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { planAllows } from '../workspace/permissions.ts';
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  cancelDeliveriesOfDisabledWebhooks,
+  claimDueDeliveries,
+  completeAttempt,
+  countPending,
+  type EndpointState,
+  loadEndpoints,
+} from './delivery-store.ts';
+import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
+import { cancelDeliveriesWithoutPlan, onDeliveryQueued } from './outbox.ts';
+import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
+import { type AttemptOutcome, PinnedAgents, sendAttempt } from './sender.ts';
+import { SuccessBatcher } from './success-batcher.ts';
+
+export const MAX_ATTEMPTS = 5;
+
+export interface DispatcherOptions {
+  /** Idle poll interval (ms); a kick() wakes the loop earlier. */
+  pollIntervalMs?: number;
+  /** Deliveries claimed per query. */
+  batchSize?: number;
+  /** Attempts in flight at once. */
+  concurrency?: number;
+  /** How long a claimed row stays reserved; must exceed the timeout. */
+  leaseMs?: number;
+  /** Per-attempt timeout (interface: 10 s). */
+  timeoutMs?: number;
+  /** Retry schedule base in seconds: base × (1, 2, 4, 8) + jitter. Defaults to config.webhookBackoffBaseS. */
+  backoffBaseS?: number;
+  /** Cancel sweeps and the queue-depth gauge (ms). */
+  housekeepingIntervalMs?: number;
+  lookup?: LookupAll;
+  workerId?: string;
+}
+
+/** Delay before attempt `attempts + 1`: base × 2^(attempts−1) seconds plus up to 10 % jitter. */
+export function retryDelayMs(
+  baseS: number,
+  attemptsSoFar: number,
+  random: () => number = Math.random,
+): number {
+  const delay = baseS * 1000 * 2 ** (attemptsSoFar - 1);
+  return Math.round(delay + delay * 0.1 * random());
+}
+
+/** Claims due deliveries from the outbox and sends them; any number of workers may run. */
+export class WebhookDispatcher {
+  readonly workerId: string;
+  private readonly metrics: WebhookMetrics;
+  private readonly agents = new PinnedAgents();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly policy: UrlPolicy;
+  private readonly opts: Required<Omit<DispatcherOptions, 'workerId'>>;
+  private running = false;
+  private loopDone: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private kicked = false;
+  private lastHousekeeping = 0;
+  private unsubscribe: (() => void) | null = null;
+  private readonly successes: SuccessBatcher;
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: DispatcherOptions = {},
+  ) {
+    this.workerId = options.workerId ?? `worker-${randomUUID()}`;
+    this.metrics = webhookMetrics(ctx.metrics);
+    this.policy = {
+      unsafeTargets: ctx.config.unsafeWebhookTargets,
+      privateSuffixes: ctx.config.webhookPrivateSuffixes,
+    };
+    this.successes = new SuccessBatcher(ctx.database.db, this.workerId, () => ctx.now());
+    this.opts = {
+      pollIntervalMs: options.pollIntervalMs ?? 100,
+      batchSize: options.batchSize ?? 200,
+      concurrency: options.concurrency ?? 128,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      leaseMs: options.leaseMs ?? Math.max(30_000, (options.timeoutMs ?? 10_000) * 3),
+      backoffBaseS: options.backoffBaseS ?? ctx.config.webhookBackoffBaseS,
+      housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
+      lookup: options.lookup ?? systemLookup,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = onDeliveryQueued(() => this.kick());
+    this.loopDone = this.loop();
+  }
+
+  /** Wake the loop now (a delivery was queued in this process). */
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  /** Stop claiming, let attempts in flight finish, close connections. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.loopDone;
+    await Promise.all(this.inFlight);
+    await this.agents.close();
+  }
+
+  /** One claim round (tests): claim what is due, send it all, wait for the results. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.opts.batchSize);
+    await Promise.all(claimed.map((c) => c.done));
+    return claimed.length;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let claimedFull = false;
+      try {
+        await this.housekeeping();
+        const free = this.opts.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const want = Math.min(free, this.opts.batchSize);
+          const claimed = await this.claim(want);
+          claimedFull = claimed.length === want;
+        }
+      } catch (err) {
+        this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
+      }
+      if (!this.running) break;
+      if (claimedFull && this.inFlight.size < this.opts.concurrency) continue;
+      await this.sleep(this.opts.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.kicked) {
+      this.kicked = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        self.kicked = false;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private async housekeeping(): Promise<void> {
+    const now = this.ctx.now();
+    if (now - this.lastHousekeeping < this.opts.housekeepingIntervalMs) return;
+    this.lastHousekeeping = now;
+    const { db } = this.ctx.database;
+    const cancelled =
+      (await cancelDeliveriesWithoutPlan(db, now)) + (await cancelDeliveriesOfDisabledWebhooks(db, now));
+    if (cancelled > 0) this.metrics.deliveries.inc({ status: 'cancelled' }, cancelled);
+    this.metrics.queueDepth.set(await countPending(db));
+  }
+
+  private async claim(limit: number): Promise<Array<{ done: Promise<void> }>> {
+    const { db, dialect } = this.ctx.database;
+    const rows = await claimDueDeliveries(
+      db,
+      dialect,
+      this.workerId,
+      limit,
+      this.ctx.now(),
+      this.opts.leaseMs,
+    );
+    if (rows.length === 0) return [];
+    const endpoints = await loadEndpoints(db, [...new Set(rows.map((r) => r.site_id))]);
+    return rows.map((row) => {
+      const done: Promise<void> = this.process(row, endpoints.get(row.site_id))
+        .catch((err: unknown) => this.ctx.logger.error({ err, deliveryId: row.id }, 'webhook attempt failed'))
+        .finally(() => {
+          this.inFlight.delete(done);
+          if (this.running) this.kick();
+        });
+      this.inFlight.add(done);
+      return { done };
+    });
+  }
+
+  private async process(row: ClaimedDelivery, endpoint: EndpointState | undefined): Promise<void> {
+    if (!endpoint || !endpoint.enabled) {
+      await this.finish(row, cancelled(row, 'the webhook is disabled', this.ctx.now()));
+      return;
+    }
+    if (!planAllows(endpoint, 'webhooks')) {
+      await this.finish(
+        row,
+        cancelled(row, 'plan_required: the workspace plan no longer includes webhooks', this.ctx.now()),
+      );
+      return;
+    }
+    const started = performance.now();
+    const outcome = await this.attempt(row, endpoint);
+    this.metrics.attemptDuration.observe((performance.now() - started) / 1000);
+    this.metrics.attempts.inc({ outcome: outcome.ok ? 'success' : 'failure' });
+    const attempts = row.attempts + 1;
+    const now = this.ctx.now();
+    if (outcome.ok) {
+      const recorded = await this.successes.add(row.id, outcome.statusCode ?? 200, outcome.responseBody);
+      if (recorded) {
+        this.metrics.deliveries.inc({ status: 'succeeded' });
+        this.metrics.lag.observe(Math.max(0, now - row.decision_created_at) / 1000);
+      }
+      return;
+    }
+    const finalFailure = attempts >= MAX_ATTEMPTS;
+    const record: AttemptRecord = {
+      status: finalFailure ? 'failed' : 'pending',
+      attempts,
+      lastStatusCode: outcome.statusCode,
+      lastError: outcome.error,
+      lastResponseBody: outcome.responseBody,
+      nextAttemptAt: finalFailure ? now : now + retryDelayMs(this.opts.backoffBaseS, attempts),
+    };
+    await this.finish(row, record);
+  }
+
+  private async attempt(row: ClaimedDelivery, endpoint: EndpointState): Promise<AttemptOutcome> {
+    const target = await resolveWebhookTarget(endpoint.url, this.policy, this.opts.lookup);
+    if (!target.ok)
+      return { ok: false, statusCode: null, error: `refused target: ${target.reason}`, responseBody: null };
+    return sendAttempt({
+      url: target.url,
+      agent: this.agents.get(target.url.origin, target.address, target.family),
+      deliveryId: row.id,
+      payload: row.payload,
+      secret: endpoint.secret,
+      timeoutMs: this.opts.timeoutMs,
+      nowMs: this.ctx.now(),
+    });
+  }
+
+  private async finish(row: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
+    const recorded = await completeAttempt(
+      this.ctx.database.db,
+      row.id,
+      this.workerId,
+      record,
+      this.ctx.now(),
+    );
+    if (recorded && record.status !== 'pending') this.metrics.deliveries.inc({ status: record.status });
+    return recorded;
+  }
+}
+
+function cancelled(row: ClaimedDelivery, reason: string, nowMs: number): AttemptRecord {
+  return {
+    status: 'cancelled',
+    attempts: row.attempts,
+    lastStatusCode: null,
+    lastError: reason,
+    lastResponseBody: null,
+    nextAttemptAt: nowMs,
+  };
+}
