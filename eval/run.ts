@@ -14,7 +14,7 @@ import { SCENARIOS } from './scenarios/index.ts';
  */
 const seed = Number(process.env.WARDEN_EVAL_SEED ?? 7);
 const days = Number(process.env.WARDEN_EVAL_DAYS ?? 10);
-const scale = Number(process.env.WARDEN_EVAL_SCALE ?? 1);
+const scale = Number(process.env.WARDEN_EVAL_SCALE ?? 0.75);
 const only = process.env.WARDEN_EVAL_ONLY?.split(',').filter((s) => s !== '');
 const T0 = Date.UTC(2025, 2, 10, 0, 0, 0);
 

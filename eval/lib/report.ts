@@ -25,7 +25,7 @@ function row(s: FamilyStats): string {
         ? 'ok'
         : '!!';
   return [
-    pad(s.family.id, 24),
+    pad(s.family.id, 30),
     pad(human ? 'human' : 'bot', 5),
     lpad(s.events, 6),
     lpad(s.hits, 6),
@@ -39,7 +39,7 @@ function row(s: FamilyStats): string {
 }
 
 const HEADER = [
-  pad('family', 24),
+  pad('family', 30),
   pad('kind', 5),
   lpad('events', 6),
   lpad('hits', 6),
