@@ -37,8 +37,13 @@ process.send?.({
   siteKey: keys.siteKey,
   secretKey: keys.secretKey,
 });
+let mark = process.cpuUsage();
 process.on('message', async (message: { type: string; since?: number }) => {
-  if (message.type === 'stats') {
+  if (message.type === 'mark') {
+    mark = process.cpuUsage();
+    process.send?.({ type: 'marked' });
+  } else if (message.type === 'stats') {
+    const cpu = process.cpuUsage(mark);
     const rows = await ctx.database.db
       .selectFrom('decisions')
       .select('decision_ms')
@@ -47,6 +52,7 @@ process.on('message', async (message: { type: string; since?: number }) => {
     const ms = rows.map((r) => Number(r.decision_ms)).sort((a, b) => a - b);
     process.send?.({
       type: 'stats',
+      cpuMs: (cpu.user + cpu.system) / 1000,
       peakRss,
       decisions: ms.length,
       decisionMs: { p50: percentile(ms, 50), p99: percentile(ms, 99), p999: percentile(ms, 99.9) },

@@ -35,6 +35,8 @@ interface Ready {
 }
 interface ServerStats {
   type: 'stats';
+  /** CPU time the server process used since 'mark'. */
+  cpuMs: number;
   peakRss: number;
   decisions: number;
   decisionMs: { p50: number; p99: number; p999: number };
@@ -104,7 +106,9 @@ async function main(): Promise<void> {
 
   const [echo, echoReady] = await start('bench-echo-server.ts', {});
   await load(echoReady.port, {}, WARMUP_S);
+  await ask(echo, { type: 'mark' });
   const echoResult = await load(echoReady.port, {}, DURATION_S);
+  const echoCpu = await ask<{ cpuMs: number }>(echo, { type: 'stats' });
   await stop(echo);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-'));
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
   const auth = { 'x-site-key': ready.siteKey!, 'x-secret-key': ready.secretKey! };
   await load(ready.port, auth, WARMUP_S);
   const since = Date.now();
+  await ask(warden, { type: 'mark' });
   const result = await load(ready.port, auth, DURATION_S);
   const stats = await ask<ServerStats>(warden, { type: 'stats', since });
   await stop(warden);
@@ -126,6 +131,9 @@ async function main(): Promise<void> {
   const echoPerS = echoResult['2xx'] / echoResult.duration;
   const ratio = decisionsPerS / echoPerS;
   const rssMb = stats.peakRss / 1024 / 1024;
+  // CPU per answered request is robust to other load on the machine; wall-clock rates are not.
+  const echoCpuPerReq = echoCpu.cpuMs / Math.max(1, echoResult['2xx']);
+  const wardenCpuPerReq = stats.cpuMs / Math.max(1, result['2xx']);
   const row = (label: string, value: string, ok?: boolean) =>
     console.log(
       `  ${label.padEnd(28)} ${value.padStart(14)}${ok === undefined ? '' : ok ? '   ok' : '   MISSED'}`,
@@ -137,6 +145,7 @@ async function main(): Promise<void> {
     'latency p50 / p99 / p99.9',
     `${echoResult.latency.p50} / ${echoResult.latency.p99} / ${echoResult.latency.p99_9} ms`,
   );
+  row('server CPU per request', ms(echoCpuPerReq));
   console.log('\nwarden /verify');
   row('decisions/s', decisionsPerS.toFixed(0));
   row('non-2xx / errors', `${result.non2xx} / ${result.errors}`, result.non2xx === 0 && result.errors === 0);
@@ -147,7 +156,15 @@ async function main(): Promise<void> {
   row('decision_ms p99', ms(stats.decisionMs.p99), stats.decisionMs.p99 <= TARGETS.decisionP99Ms);
   row('decisions recorded', String(stats.decisions));
   row('peak RSS', `${rssMb.toFixed(0)} MB`, rssMb <= TARGETS.rssMb);
+  row('server CPU per decision', ms(wardenCpuPerReq));
   row('throughput vs echo', `${ratio.toFixed(2)}x`, ratio >= TARGETS.throughputRatio);
+  row('CPU-cost ratio (echo/warden)', `${(echoCpuPerReq / wardenCpuPerReq).toFixed(2)}x`);
+  console.log(
+    `\n  load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs`,
+  );
   if (CPU_PROF) console.log(`\nCPU profile written to ${profDir}`);
 }
 

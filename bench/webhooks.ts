@@ -6,6 +6,7 @@
  *   npm run bench:webhooks                       # 2,500 decisions/s for 10 s on a SQLite file
  *   BENCH_RATE=4000 BENCH_SECONDS=20 npm run bench:webhooks
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:webhooks
+ *   BENCH_MODE=drain npm run bench:webhooks      # dispatcher only: queue rate×seconds first, then deliver
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -19,6 +20,7 @@ import type { AppContext } from '../packages/server/src/context.ts';
 import { MemoryHotState } from '../packages/server/src/state/memory.ts';
 import { migrate, openDatabase } from '../packages/server/src/storage/db.ts';
 import { WebhookDispatcher } from '../packages/server/src/webhooks/dispatcher.ts';
+import { enqueueDecisionCreated } from '../packages/server/src/webhooks/outbox.ts';
 import {
   configureWebhook,
   createSite,
@@ -29,6 +31,7 @@ import {
 const rate = Number(process.env.BENCH_RATE ?? 2_500);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const databaseUrl = process.env.BENCH_DATABASE_URL;
+const drainOnly = process.env.BENCH_MODE === 'drain';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -74,12 +77,43 @@ async function main(): Promise<void> {
   const site = await createSite(database, 'pro');
   await configureWebhook(database, site.siteId, url);
   const dispatcher = new WebhookDispatcher(ctx);
+  const total = rate * seconds;
+  if (drainOnly) {
+    // Queue everything first (big transactions), then time the dispatcher alone.
+    for (let i = 0; i < total; i += 500) {
+      await database.db.transaction().execute(async (trx) => {
+        for (let j = i; j < Math.min(total, i + 500); j++) {
+          const decision = decisionRow(site);
+          await trx.insertInto('decisions').values(decision).execute();
+          await enqueueDecisionCreated(trx, decision);
+        }
+      });
+    }
+    console.log(`[bench:webhooks] drain mode: ${total} deliveries queued on ${database.dialect}`);
+    const start = Date.now();
+    dispatcher.start();
+    while (received.length < total && Date.now() - start < 120_000)
+      await new Promise((r) => setTimeout(r, 20));
+    const elapsed = (Date.now() - start) / 1000;
+    await dispatcher.stop();
+    const summary = {
+      mode: 'drain',
+      delivered: received.length,
+      seconds: elapsed,
+      deliveredPerSecond: Math.round(received.length / elapsed),
+      loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+    };
+    console.log(JSON.stringify(summary, null, 2));
+    server.closeAllConnections();
+    server.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
   dispatcher.start();
-
   console.log(
     `[bench:webhooks] ${rate} decisions/s for ${seconds} s on ${database.dialect}, receiver ${url}`,
   );
-  const total = rate * seconds;
   const tickMs = 10;
   const perTick = rate / (1000 / tickMs);
   const started = Date.now();
@@ -93,7 +127,8 @@ async function main(): Promise<void> {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + perTick);
     const batch: Promise<void>[] = [];
     // At most a few ticks' worth at once: a producer that falls behind must not flood the loop.
-    for (; produced < due && batch.length < perTick * 2; produced++) batch.push(recordDecision(database, decisionRow(site)));
+    for (; produced < due && batch.length < perTick * 2; produced++)
+      batch.push(recordDecision(database, decisionRow(site)));
     await Promise.all(batch);
     if (produced >= due) await new Promise((r) => setTimeout(r, tickMs));
     else await new Promise((r) => setImmediate(r));

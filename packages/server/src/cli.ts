@@ -5,6 +5,8 @@ import { ApiError } from './errors.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger, openConfiguredDatabase } from './main.ts';
 import { type Database, migrate } from './storage/db.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { cancelDeliveriesWithoutPlan } from './webhooks/outbox.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 import { onboard, WrongPasswordError } from './workspace/onboarding.ts';
 import { normaliseOrigins } from './workspace/origins.ts';
@@ -47,6 +49,8 @@ async function serve(argv: string[]): Promise<number> {
   }
   const ctx = await createContext(config, logger);
   const app = await buildApp(ctx);
+  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  webhooks?.start();
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info(
     { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory' },
@@ -74,6 +78,7 @@ async function serve(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await app.close();
+  await webhooks?.stop();
   await closeContext(ctx);
   return 0;
 }
@@ -186,6 +191,8 @@ async function workspaceCommand(argv: string[]): Promise<number> {
     if (!(await setPlan(database.db, workspaceId, plan, Date.now()))) {
       throw new Error(`workspace ${workspaceId} not found`);
     }
+    // Losing webhook access cancels queued deliveries at once (interface 6.1 rule 3).
+    await cancelDeliveriesWithoutPlan(database.db);
   });
   printJson({ workspaceId, plan });
   return 0;

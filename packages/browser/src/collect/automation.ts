@@ -43,7 +43,9 @@ export function headlessMarkers(): string[] {
   const out: string[] = [];
   if (/HeadlessChrome/.test(ua)) out.push('headless_ua');
   if (chromeUA && !(window as { chrome?: unknown }).chrome) out.push('no_chrome_object');
-  if (chromeUA && safe(() => n.plugins.length) === 0) out.push('no_plugins');
+  // Phones and tablets have no plugins at all (Android Chrome reports 0): only a desktop tell.
+  const mobile = /Android|iPhone|iPad|iPod|Mobile/.test(ua);
+  if (chromeUA && !mobile && safe(() => n.plugins.length) === 0) out.push('no_plugins');
   if (window.outerWidth === 0 && window.outerHeight === 0) out.push('zero_outer_dims');
   if (safe(() => n.languages.length) === 0) out.push('no_languages');
   if (n.webdriver === true) out.push('webdriver_true');

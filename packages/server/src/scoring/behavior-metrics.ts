@@ -30,7 +30,19 @@ export interface BehaviorMetrics {
   key_dwell_cv: number | null;
   key_gap_cv: number | null;
   key_samples: number;
+  /** Totals (counters, or the samples when larger). */
+  clicks: number;
+  mouse_moves: number;
+  touches: number;
+  /** Median key dwell (ms) and the share of keys held under FAST_DWELL_MS (physically implausible). */
+  key_dwell_median: number | null;
+  key_fast_dwell: number;
 }
+
+/** A physical key stroke takes longer than this between keydown and keyup. */
+export const FAST_DWELL_MS = 10;
+/** Moves further apart than this start a new stroke. */
+const STROKE_PAUSE_MS = 200;
 
 type Point = readonly [number, number, number];
 
@@ -81,6 +93,11 @@ const EMPTY: BehaviorMetrics = {
   key_dwell_cv: null,
   key_gap_cv: null,
   key_samples: 0,
+  clicks: 0,
+  mouse_moves: 0,
+  touches: 0,
+  key_dwell_median: null,
+  key_fast_dwell: 0,
 };
 
 /** Strokes: runs of moves without a pause over 200 ms. */
@@ -104,7 +121,7 @@ function strokeStats(points: readonly Point[]): { strokes: number; straight: num
     if (ratio > max) max = ratio;
   };
   for (let i = 1; i <= points.length; i++) {
-    if (i === points.length || points[i]![0] - points[i - 1]![0] > 200) {
+    if (i === points.length || points[i]![0] - points[i - 1]![0] > STROKE_PAUSE_MS) {
       flush(i);
       start = i;
     }
@@ -128,7 +145,8 @@ function mouseStats(points: readonly Point[]) {
       zero++;
       continue;
     }
-    if (i < 2) continue;
+    // Turns are measured within strokes: after a pause a new movement may go anywhere.
+    if (i < 2 || q[0] - points[i - 2]![0] > STROKE_PAUSE_MS || p[0] - q[0] > STROKE_PAUSE_MS) continue;
     const r = points[i - 2]!;
     const px = q[1] - r[1];
     const py = q[2] - r[2];
@@ -169,6 +187,10 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const stroke = strokeStats(mouse);
   const gaps: number[] = [];
   for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  const dwells = keys.map((k) => k[1]!);
+  let fast = 0;
+  for (const d of dwells) if (d < FAST_DWELL_MS) fast++;
+  const sorted = dwells.length > 0 ? [...dwells].sort((a, b) => a - b) : [];
   return {
     present: true,
     interactions,
@@ -188,8 +210,13 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     max_straightness: stroke.max,
     straight_strokes: stroke.straight,
     strokes: stroke.strokes,
-    key_dwell_cv: cv(keys.map((k) => k[1]!)),
+    key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),
     key_samples: keys.length,
+    clicks: Math.max(count(evidence, 'clicks'), clicks.length),
+    mouse_moves: Math.max(count(evidence, 'mouse_moves'), mouse.length),
+    touches: Math.max(count(evidence, 'touches'), touches.length),
+    key_dwell_median: sorted.length > 0 ? sorted[sorted.length >> 1]! : null,
+    key_fast_dwell: dwells.length > 0 ? fast / dwells.length : 0,
   };
 }

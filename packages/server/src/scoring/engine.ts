@@ -9,6 +9,7 @@ import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import { IdentityClusters } from './identity.ts';
 import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
+import { CARRIED, carryRecentRisk, session } from './signals/session.ts';
 import type { SignalFamily } from './signals/types.ts';
 
 export interface EngineOptions {
@@ -51,6 +52,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         ctx.logger.error({ err, family: family.name }, 'signal family failed; skipped');
       }
     }
+    const carried = families.includes(session) ? carryRecentRisk(features, signals) : null;
+    if (carried) signals.push(carried);
     return signals;
   }
 
@@ -61,8 +64,6 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         buildFeatures(input, history),
         ruleStore(ctx).load(input.site.id),
       ]);
-      const defaults = evaluate(features);
-      const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
       const identity = identityAllowed(input.workspace)
         ? await clusters.observe(input.site.id, {
             accountId: c.account_id,
@@ -72,6 +73,9 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
             at: input.now,
           })
         : undefined;
+      if (identity) features.identity = identity;
+      const defaults = evaluate(features);
+      const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
       const featureRecord = features as unknown as Record<string, unknown>;
       const { custom: matches, ...decided } = applyCustomRules(custom, {
         eventType: c.event_type,
@@ -106,7 +110,16 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
       try {
-        await history.recordOutcome(input.site.id, result.device_id, result.risk_score);
+        const f = result.features as unknown as Features;
+        // The evidence risk: this decision's score without what it carried over (no feedback loop).
+        let evidence = 0;
+        for (const s of result.signals) if (!CARRIED.has(s.rule)) evidence += s.score;
+        await history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
+          tokenId: f.token_id ?? '',
+          evidenceRisk: Math.min(100, Math.max(0, evidence)),
+          previousToken: f.history?.token_recent_risk ?? 0,
+          previousDevice: f.history?.device_recent_risk ?? 0,
+        });
       } catch (err) {
         ctx.logger.warn({ err }, 'engine afterRecord failed');
       }

@@ -9,8 +9,10 @@ import {
 import { verifyToken } from '../fingerprint/token.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import { isDisposableDomain } from './email-domains.ts';
-import type { EventType, ScoringInput } from './engine-types.ts';
-import { emailKey, type History, type HistoryCounts } from './history.ts';
+import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
+import { emailKey, type History, type HistoryCounts, isSmallPayment, uaKey } from './history.ts';
+import { type IpInfo, ipIntelReady, lookupIp } from './ip-intel.ts';
+import { subnetKey } from './subnet.ts';
 
 /** Everything the signals look at; recorded with the decision (`features`) for replay. */
 export interface Features {
@@ -25,12 +27,26 @@ export interface Features {
   token: 'absent' | 'valid' | 'invalid' | 'expired' | 'site_mismatch';
   /** Token valid but the fingerprint sent with it names another device. */
   token_device_mismatch: boolean;
+  /** Id of a signed token (valid or expired): 16 characters of its MAC; "" otherwise. */
+  token_id: string;
   stable_attributes: number;
   user_agent: string;
   ua_is_bot: boolean;
   ua_headless: boolean;
   /** navigator.userAgent differs from the observed User-Agent header. */
   ua_js_mismatch: boolean;
+  /** The observed UA claims a browser (Mozilla/5.0 …) and is no known bot. */
+  ua_browser: boolean;
+  /** Phone or tablet user agent (Android, iPhone, iPad, Mobile). */
+  ua_mobile: boolean;
+  /** Operating system the observed UA claims. */
+  ua_os: 'windows' | 'mac' | 'linux' | 'android' | 'ios' | 'chromeos' | 'other';
+  /** The observed UA claims Chrome (or Edge/Opera on Chromium). */
+  ua_chromium: boolean;
+  /** The Web Worker's user agent says HeadlessChrome while the page does not. */
+  worker_headless: boolean;
+  /** The page or the worker renders WebGL in software (SwiftShader, llvmpipe, Basic Render). */
+  software_renderer: 'none' | 'page' | 'worker';
   webdriver: boolean | null;
   webdriver_defined: string;
   automation_artifacts: string[];
@@ -42,6 +58,7 @@ export interface Features {
   email_disposable: boolean;
   email_plus_alias: boolean;
   has_payment: boolean;
+  order_amount: number | null;
   login_succeeded: boolean | null;
   behavior: BehaviorMetrics;
   /** |server time − environment.timestamp| in ms, null when absent. */
@@ -49,6 +66,12 @@ export interface Features {
   nonce: 'absent' | 'fresh' | 'replayed';
   pow: 'absent' | 'valid' | ChallengeFailure;
   history: HistoryCounts;
+  /** The IP's /24 (IPv6 /64). */
+  subnet: string;
+  /** Offline IP intelligence (ip-intel.ts): ASN, organisation, hosting/cloud network. */
+  ip: IpInfo;
+  /** The account's identity cluster (Pro, Enterprise, demo); null when not computed. */
+  identity: IdentitySummary | null;
 }
 
 const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -97,6 +120,39 @@ function knownBot(ua: string): boolean {
   return answer;
 }
 
+const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|microsoft basic render|mesa offscreen/i;
+const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile/;
+
+function uaOs(ua: string): Features['ua_os'] {
+  if (/Android/.test(ua)) return 'android';
+  if (/iPhone|iPad|iPod/.test(ua)) return 'ios';
+  if (/Windows/.test(ua)) return 'windows';
+  if (/CrOS/.test(ua)) return 'chromeos';
+  if (/Macintosh|Mac OS X/.test(ua)) return 'mac';
+  if (/Linux|X11/.test(ua)) return 'linux';
+  return 'other';
+}
+
+function softwareRenderer(
+  worker: unknown,
+  fp: Record<string, unknown> | undefined,
+): Features['software_renderer'] {
+  const webgl = fp && isRecord(fp.webgl) ? fp.webgl : undefined;
+  const page = webgl ? `${str(webgl.unmasked_renderer)} ${str(webgl.renderer)}` : '';
+  if (SOFTWARE_RENDERER.test(page)) return 'page';
+  if (isRecord(worker) && SOFTWARE_RENDERER.test(str(worker.webgl_renderer))) return 'worker';
+  return 'none';
+}
+
+/**
+ * Headless markers as sent, minus `no_plugins` on phones and tablets: mobile browsers have no
+ * plugins (older SDKs still send the marker there).
+ */
+function markers(value: unknown, mobile: boolean): string[] {
+  const m = strings(value);
+  return mobile ? m.filter((x) => x !== 'no_plugins') : m;
+}
+
 function parseNonce(value: unknown): string | number | undefined {
   return typeof value === 'string' || typeof value === 'number' ? value : undefined;
 }
@@ -113,6 +169,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   let token: Features['token'] = 'absent';
   let deviceId = '';
   let source: Features['device_source'] = 'none';
+  let tokenId = '';
   if (request.token !== undefined) {
     const check = verifyToken(ctx.secret, request.token, site.id, input.now);
     token = check.status;
@@ -120,6 +177,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
       deviceId = check.deviceId;
       source = 'token';
     }
+    if (check.status === 'valid' || check.status === 'expired')
+      tokenId = String(request.token).slice(String(request.token).lastIndexOf('.') + 1, -27);
   }
   if (source === 'none' && fpDevice) {
     deviceId = fpDevice;
@@ -128,6 +187,10 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
 
   const ua = input.userAgent;
   const jsUa = fp ? str(fp.user_agent) : '';
+  const mobile = MOBILE_UA.test(ua);
+  const workerUa = env && isRecord(env.worker) ? str(env.worker.user_agent) : '';
+  const subnet = subnetKey(input.ip);
+  const uaBot = ua !== '' && knownBot(ua);
   const emailDomain = c.email
     ? c.email
         .slice(c.email.lastIndexOf('@') + 1)
@@ -139,7 +202,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const pow = env && isRecord(env.pow) ? env.pow : undefined;
   const powNonce = pow ? parseNonce(pow.nonce) : undefined;
 
-  const [counts, nonceFresh, powResult] = await Promise.all([
+  const [, counts, nonceFresh, powResult] = await Promise.all([
+    ipIntelReady().then(() => undefined),
     history.observe(
       {
         siteId: site.id,
@@ -149,6 +213,12 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
         paymentHash: c.payment_hash ?? '',
         email: emailKey(c.email),
         loginFailed: c.event_type === 'login' && c.login_succeeded === false,
+        login: c.event_type === 'login',
+        tokenId,
+        subnet,
+        userAgent: uaKey(ua),
+        smallPayment: isSmallPayment(c.payment_hash, c.order_amount),
+        sdkServerCall: input.surface === 'server' && token === 'valid',
       },
       input.now,
     ),
@@ -169,15 +239,22 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     device_source: source,
     token,
     token_device_mismatch: source === 'token' && fpDevice !== '' && fpDevice !== deviceId,
+    token_id: tokenId,
     stable_attributes: stableAttributeCount(stable),
     user_agent: ua,
-    ua_is_bot: ua !== '' && knownBot(ua),
+    ua_is_bot: uaBot,
     ua_headless: /headless|phantomjs|slimerjs/i.test(ua) || /headless/i.test(jsUa),
     ua_js_mismatch: jsUa !== '' && ua !== '' && jsUa !== ua,
+    ua_browser: !uaBot && /^Mozilla\/5\.0 \(/.test(ua),
+    ua_mobile: mobile,
+    ua_os: uaOs(ua),
+    ua_chromium: /Chrome\/|CriOS\//.test(ua),
+    worker_headless: /HeadlessChrome/.test(workerUa) && !/HeadlessChrome/.test(ua),
+    software_renderer: softwareRenderer(env?.worker, fp),
     webdriver: env && typeof env.webdriver === 'boolean' ? env.webdriver : null,
     webdriver_defined: env ? str(env.webdriver_defined) : '',
     automation_artifacts: strings(env?.automation_artifacts),
-    headless_markers: strings(env?.headless_markers),
+    headless_markers: markers(env?.headless_markers, mobile),
     cdp: env?.cdp === true,
     tampered_functions: strings(env?.tampered_functions),
     worker_mismatch: workerMismatch(env?.worker, fp),
@@ -185,6 +262,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     email_disposable: emailDomain !== '' && isDisposableDomain(emailDomain),
     email_plus_alias: c.email !== undefined && /\+[^@]*@/.test(c.email),
     has_payment: (c.payment_hash ?? '') !== '',
+    order_amount:
+      typeof c.order_amount === 'number' && Number.isFinite(c.order_amount) ? c.order_amount : null,
     login_succeeded: c.login_succeeded ?? null,
     behavior: behaviorMetrics(request.behavior),
     clock_skew_ms:
@@ -193,5 +272,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     pow:
       powResult === undefined ? 'absent' : powResult.valid ? 'valid' : (powResult.reason ?? 'invalid_proof'),
     history: counts,
+    subnet,
+    ip: lookupIp(input.ip),
+    identity: null,
   };
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { subnetKey } from './subnet.ts';
 
 /**
  * Velocity, fan-out and device history counters in hot state (shared by every process in scale
@@ -22,7 +23,26 @@ export interface Observation {
   /** Normalised e-mail ("" when none). */
   email: string;
   loginFailed: boolean;
+  /** A login event (failed, succeeded or unknown). */
+  login: boolean;
+  /** Id of the signed fingerprint token (valid or expired), "" when none. */
+  tokenId: string;
+  /** subnetKey(ip): /24 or /64. */
+  subnet: string;
+  /** Short key of the user agent ("" when none). */
+  userAgent: string;
+  /** A payment (with a payment hash) for a small amount: isSmallPayment (card-testing runs). */
+  smallPayment: boolean;
+  /** A server-side call that carried a valid token: the site integrates the browser SDK. */
+  sdkServerCall: boolean;
 }
+
+/** Recent (evidence) risk is remembered this long per token and device. */
+export const RECENT_RISK_MS = 30 * MINUTE;
+/** A site that sent a valid token from its backend within this window integrates the SDK. */
+export const SDK_SEEN_MS = 7 * DAY;
+/** Amounts below this are "small" (card-testing probes); in the site's currency units. */
+export const SMALL_AMOUNT = 5;
 
 export interface HistoryCounts {
   ip_1m: number;
@@ -41,12 +61,37 @@ export interface HistoryCounts {
   device_first_seen: number | null;
   device_events_30d: number;
   device_risky_events_30d: number;
+  /** Events and distinct accounts that carried this very token (valid or expired). */
+  token_events_1h: number;
+  token_accounts_24h: number;
+  /** Highest evidence risk of this token's / this device's decisions in the last 30 min. */
+  token_recent_risk: number;
+  device_recent_risk: number;
+  /** Failed logins and distinct failing accounts from the IP's /24 (IPv6 /64). */
+  failed_logins_subnet_1h: number;
+  failed_logins_subnet_24h: number;
+  failed_accounts_subnet_24h: number;
+  /** Login events (failed or not) from the /24 (/64) in 24 h: the base for a failure ratio. */
+  logins_subnet_24h: number;
+  /** Distinct user agents among failed logins from the IP in 24 h (UA rotation). */
+  failed_login_uas_ip_24h: number;
+  /** Distinct payment hashes from the IP and from its /24 (/64) in 24 h. */
+  payments_per_ip_24h: number;
+  payments_per_subnet_24h: number;
+  /** Small-amount payments per account, device and subnet in 24 h (card-testing runs). */
+  small_payments_account_24h: number;
+  small_payments_device_24h: number;
+  small_payments_subnet_24h: number;
+  /** The site's backend sent valid tokens recently (it integrates the browser SDK). */
+  site_uses_sdk: boolean;
 }
 
-type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea';
+type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea' | 'ta' | 'sf' | 'fu' | 'pi' | 'ps';
 
 export class History {
   private readonly rebuilt = new Map<string, Promise<void>>();
+  /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
+  private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -62,6 +107,12 @@ export class History {
         ? o.loginFailed
           ? h.hit(`fail:${s}:${kind}:${id}`, HOUR)
           : h.count(`fail:${s}:${kind}:${id}`, HOUR)
+        : zero;
+    const small = (kind: string, id: string) =>
+      id
+        ? o.smallPayment
+          ? h.hit(`small:${s}:${kind}:${id}`, DAY)
+          : h.count(`small:${s}:${kind}:${id}`, DAY)
         : zero;
     const results = await Promise.all([
       vel('ip', o.ip, MINUTE),
@@ -80,6 +131,29 @@ export class History {
       o.deviceId ? this.firstSeen(s, o.deviceId, now) : Promise.resolve(null),
       o.deviceId ? h.hit(`devn:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
       o.deviceId ? h.count(`devbad:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
+      vel('tok', o.tokenId, HOUR),
+      this.distinct(s, 'ta', o.tokenId, o.accountId),
+      o.tokenId ? h.get(`rrisk:${s}:tok:${o.tokenId}`) : null,
+      o.deviceId ? h.get(`rrisk:${s}:dev:${o.deviceId}`) : null,
+      fail('net', o.subnet),
+      o.subnet
+        ? o.loginFailed
+          ? h.hit(`fail24:${s}:net:${o.subnet}`, DAY)
+          : h.count(`fail24:${s}:net:${o.subnet}`, DAY)
+        : zero,
+      o.loginFailed ? this.distinct(s, 'sf', o.subnet, o.accountId) : this.distinctCount(s, 'sf', o.subnet),
+      o.loginFailed ? this.distinct(s, 'fu', o.ip, o.userAgent) : this.distinctCount(s, 'fu', o.ip),
+      this.distinct(s, 'pi', o.ip, o.paymentHash),
+      this.distinct(s, 'ps', o.subnet, o.paymentHash),
+      small('acct', o.accountId),
+      small('dev', o.deviceId),
+      small('net', o.subnet),
+      this.sdkSeen(s, o.sdkServerCall),
+      o.subnet
+        ? o.login
+          ? h.hit(`login24:${s}:net:${o.subnet}`, DAY)
+          : h.count(`login24:${s}:net:${o.subnet}`, DAY)
+        : zero,
     ]);
     const n = (i: number) => (results[i] as number | null) ?? 0;
     return {
@@ -99,16 +173,76 @@ export class History {
       device_first_seen: results[13] as number | null,
       device_events_30d: n(14),
       device_risky_events_30d: n(15),
+      token_events_1h: n(16),
+      token_accounts_24h: n(17),
+      token_recent_risk: Number(results[18] ?? 0) || 0,
+      device_recent_risk: Number(results[19] ?? 0) || 0,
+      failed_logins_subnet_1h: n(20),
+      failed_logins_subnet_24h: n(21),
+      failed_accounts_subnet_24h: n(22),
+      failed_login_uas_ip_24h: n(23),
+      payments_per_ip_24h: n(24),
+      payments_per_subnet_24h: n(25),
+      small_payments_account_24h: n(26),
+      small_payments_device_24h: n(27),
+      small_payments_subnet_24h: n(28),
+      site_uses_sdk: results[29] === true,
+      logins_subnet_24h: n(30),
     };
   }
 
-  /** After the decision is recorded: remember risky outcomes against the device. */
-  async recordOutcome(siteId: string, deviceId: string, riskScore: number): Promise<void> {
-    if (deviceId && riskScore >= 60)
-      await this.ctx.hotState.hit(`devbad:${siteId}:${deviceId}`, DEVICE_WINDOW);
+  /** Whether the site's backend sent a valid token within SDK_SEEN_MS (marking it when it does now). */
+  private async sdkSeen(siteId: string, now: boolean): Promise<boolean> {
+    const key = `sdk:${siteId}`;
+    const at = this.ctx.now();
+    const c = this.sdkCache.get(siteId);
+    if (now) {
+      // Refresh the shared marker at most every 10 minutes per process.
+      if (!c || !c.seen || at - c.marked > 10 * MINUTE) {
+        this.sdkCache.set(siteId, { seen: true, checked: at, marked: at });
+        await this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
+      }
+      return true;
+    }
+    if (c && at - c.checked < MINUTE) return c.seen;
+    const seen = (await this.ctx.hotState.get(key)) !== null;
+    this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
+    return seen;
   }
 
-  /** Distinct `member`s seen with `owner` in 24 h (approximate: claimOnce + sliding counter). */
+  /**
+   * After the decision is recorded: remember risky outcomes against the device, and the
+   * evidence risk (the score without what was carried over from earlier decisions) of the token
+   * and the device for RECENT_RISK_MS.
+   */
+  async recordOutcome(
+    siteId: string,
+    deviceId: string,
+    riskScore: number,
+    recent?: { tokenId: string; evidenceRisk: number; previousToken: number; previousDevice: number },
+  ): Promise<void> {
+    const h = this.ctx.hotState;
+    const work: Array<Promise<unknown>> = [];
+    if (deviceId && riskScore >= 60) work.push(h.hit(`devbad:${siteId}:${deviceId}`, DEVICE_WINDOW));
+    if (recent && recent.evidenceRisk > 0) {
+      const r = Math.round(recent.evidenceRisk);
+      if (recent.tokenId && r > recent.previousToken)
+        work.push(h.set(`rrisk:${siteId}:tok:${recent.tokenId}`, String(r), RECENT_RISK_MS));
+      if (deviceId && r > recent.previousDevice)
+        work.push(h.set(`rrisk:${siteId}:dev:${deviceId}`, String(r), RECENT_RISK_MS));
+    }
+    await Promise.all(work);
+  }
+
+  /** Distinct members of `owner` so far, without adding one. */
+  private distinctCount(siteId: string, pair: Pair, owner: string): Promise<number> {
+    return owner ? this.ctx.hotState.count(`dist:${siteId}:${pair}:${owner}`, DAY) : Promise.resolve(0);
+  }
+
+  /**
+   * Distinct `member`s seen with `owner` in 24 h (approximate: claimOnce + sliding counter). An
+   * event without a member (a browser checkout without the payment hash) reads the count.
+   */
   private async distinct(
     siteId: string,
     pair: Pair,
@@ -116,7 +250,8 @@ export class History {
     member: string,
     amount = 1,
   ): Promise<number> {
-    if (!owner || !member) return 0;
+    if (!owner) return 0;
+    if (!member) return this.distinctCount(siteId, pair, owner);
     const key = `dist:${siteId}:${pair}:${owner}`;
     if (await this.ctx.hotState.claimOnce(`seen:${siteId}:${pair}:${owner}:${member}`, DAY)) {
       return this.ctx.hotState.hit(key, DAY, amount);
@@ -159,6 +294,9 @@ export class History {
         'event_type',
         'features',
         'created_at',
+        'user_agent',
+        'order_amount',
+        'risk_score',
       ])
       .where('site_id', '=', siteId)
       .where('created_at', '>=', now - DAY)
@@ -175,8 +313,15 @@ export class History {
       pairs.set(key, set);
       set.add(member);
     };
+    const recent = new Map<string, number>();
+    const remember = (key: string, risk: number) => {
+      if (risk > (recent.get(key) ?? 0)) recent.set(key, risk);
+    };
+    let sdk = false;
     for (const r of rows) {
       const age = now - r.created_at;
+      const subnet = subnetKey(r.ip_address);
+      const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
       for (const [kind, id] of [
         ['ip', r.ip_address],
         ['acct', r.account_id],
@@ -186,10 +331,42 @@ export class History {
         if (age < MINUTE) add(`vel:${siteId}:${kind}:${id}\n${MINUTE}`);
         if (age < HOUR) add(`vel:${siteId}:${kind}:${id}\n${HOUR}`);
       }
-      if (r.event_type === 'login' && age < HOUR && r.features.includes('"login_succeeded":false')) {
+      if (tokenId && age < HOUR) add(`vel:${siteId}:tok:${tokenId}\n${HOUR}`);
+      if (r.event_type === 'login' && subnet) add(`login24:${siteId}:net:${subnet}\n${DAY}`);
+      const failed = r.event_type === 'login' && r.features.includes('"login_succeeded":false');
+      if (failed && age < HOUR) {
         add(`fail:${siteId}:acct:${r.account_id}\n${HOUR}`);
         if (r.ip_address) add(`fail:${siteId}:ip:${r.ip_address}\n${HOUR}`);
+        if (subnet) add(`fail:${siteId}:net:${subnet}\n${HOUR}`);
       }
+      if (failed) {
+        if (subnet) add(`fail24:${siteId}:net:${subnet}\n${DAY}`);
+        pair('sf', subnet, r.account_id);
+        pair('fu', r.ip_address, uaKey(r.user_agent));
+      }
+      if (isSmallPayment(r.payment_hash, r.order_amount)) {
+        for (const [kind, id] of [
+          ['acct', r.account_id],
+          ['dev', r.device_id],
+          ['net', subnet],
+        ] as const) {
+          if (id) add(`small:${siteId}:${kind}:${id}\n${DAY}`);
+        }
+      }
+      if (age < RECENT_RISK_MS) {
+        if (tokenId) remember(`rrisk:${siteId}:tok:${tokenId}`, r.risk_score);
+        if (r.device_id) remember(`rrisk:${siteId}:dev:${r.device_id}`, r.risk_score);
+      }
+      if (
+        !sdk &&
+        tokenId &&
+        r.features.includes('"surface":"server"') &&
+        r.features.includes('"token":"valid"')
+      )
+        sdk = true;
+      pair('ta', tokenId, r.account_id);
+      pair('pi', r.ip_address, r.payment_hash);
+      pair('ps', subnet, r.payment_hash);
       pair('da', r.device_id, r.account_id);
       pair('ia', r.ip_address, r.account_id);
       pair('ap', r.account_id, r.payment_hash);
@@ -206,6 +383,8 @@ export class History {
       for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, DAY));
       work.push(h.hit(`dist:${siteId}:${p}:${owner}`, DAY, members.size));
     }
+    for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
+    if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
     await Promise.all(work);
     await this.rebuildDevices(siteId, now);
   }
@@ -234,6 +413,30 @@ export class History {
       ]),
     );
   }
+}
+
+const TOKEN_ID = /"token_id":"([^"]+)"/;
+
+/**
+ * A payment probe: an event with a payment hash (the backend's view of a payment attempt, so a
+ * checkout scored in the browser and again on the server counts once) for less than SMALL_AMOUNT.
+ */
+export function isSmallPayment(
+  paymentHash: string | null | undefined,
+  amount: number | null | undefined,
+): boolean {
+  return !!paymentHash && typeof amount === 'number' && amount >= 0 && amount < SMALL_AMOUNT;
+}
+
+/** A short key of a user agent string (FNV-1a, 32 bits) for distinct counts. */
+export function uaKey(ua: string | null | undefined): string {
+  if (!ua) return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < ua.length; i++) {
+    h ^= ua.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
 }
 
 /** E-mail key for account fan-out: lower case, +tag removed, dots removed for Gmail. */

@@ -3,11 +3,27 @@ import { automation } from './signals/automation.ts';
 import { BEHAVIOR, behavior } from './signals/behavior.ts';
 import { deviceEvidence } from './signals/device-evidence.ts';
 import { email } from './signals/email.ts';
-import { fanout } from './signals/fanout.ts';
+import { fanout, PROMO_EMAIL_SCORE } from './signals/fanout.ts';
 import { freshness } from './signals/freshness.ts';
-import { logins } from './signals/logins.ts';
-import { payments } from './signals/payments.ts';
+import { CLUSTER_TIERS, identity } from './signals/identity.ts';
+import { INPUT, input } from './signals/input.ts';
+import {
+  logins,
+  SUBNET_FAILED_1H,
+  SUBNET_FAILED_ACCOUNTS_24H,
+  SUBNET_FAILURE_RATIO,
+  UA_ROTATION,
+} from './signals/logins.ts';
+import { PAYMENT_TIERS, payments } from './signals/payments.ts';
+import { network } from './signals/network.ts';
 import { pow } from './signals/pow.ts';
+import {
+  DEVICE_CARRY_CAP,
+  RECENT_RISK_MIN,
+  session,
+  TOKEN_ACCOUNTS,
+  TOKEN_EVENTS_1H,
+} from './signals/session.ts';
 import { trust } from './signals/trust.ts';
 import type { SignalFamily } from './signals/types.ts';
 import { userAgent } from './signals/user-agent.ts';
@@ -19,11 +35,15 @@ export const DEFAULT_FAMILIES: readonly SignalFamily[] = [
   automation,
   userAgent,
   behavior,
+  input,
   freshness,
   pow,
   velocity,
+  network,
   logins,
+  session,
   fanout,
+  identity,
   payments,
   email,
   trust,
@@ -43,7 +63,24 @@ export function hardRules(families: readonly SignalFamily[]): Set<string> {
 export function rulesetVersion(families: readonly SignalFamily[], custom = ''): string {
   const hash = createHash('sha256');
   for (const f of families) hash.update(`${f.name}:${JSON.stringify(f.rules)}\n`);
-  hash.update(JSON.stringify({ BEHAVIOR, VELOCITY_TIERS }));
+  hash.update(
+    JSON.stringify({
+      BEHAVIOR,
+      VELOCITY_TIERS,
+      INPUT,
+      PAYMENT_TIERS,
+      SUBNET_FAILED_1H,
+      SUBNET_FAILED_ACCOUNTS_24H,
+      SUBNET_FAILURE_RATIO,
+      UA_ROTATION,
+      TOKEN_ACCOUNTS,
+      TOKEN_EVENTS_1H,
+      RECENT_RISK_MIN,
+      DEVICE_CARRY_CAP,
+      CLUSTER_TIERS,
+      PROMO_EMAIL_SCORE,
+    }),
+  );
   hash.update(custom);
   return `rs_${hash.digest('hex').slice(0, 12)}`;
 }

@@ -30,23 +30,25 @@ export async function claimDueDeliveries(
   nowMs: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  return db
-    .updateTable('webhook_deliveries')
-    .set({ lease_owner: workerId, lease_until: nowMs + leaseMs })
-    .where('id', 'in', (qb) =>
-      qb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', nowMs)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
-        .orderBy('next_attempt_at')
-        .limit(limit)
-        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
-    )
-    .where('status', '=', 'pending')
-    .returning(['id', 'site_id', 'decision_id', 'payload', 'attempts', 'decision_created_at'])
-    .execute();
+  return (
+    db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: workerId, lease_until: nowMs + leaseMs })
+      .where('id', 'in', (qb) =>
+        qb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', nowMs)
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
+          .orderBy('next_attempt_at')
+          .limit(limit)
+          .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+      )
+      // No second status filter here: it would make SQLite scan every pending row instead of the ids.
+      .returning(['id', 'site_id', 'decision_id', 'payload', 'attempts', 'decision_created_at'])
+      .execute()
+  );
 }
 
 /** Current endpoint, enabled flag and plan of each site: read at send time, never cached. */

@@ -192,7 +192,7 @@ export class WebhookDispatcher {
   }
 
   private async process(row: ClaimedDelivery, endpoint: EndpointState | undefined): Promise<void> {
-    if (!endpoint || !endpoint.enabled) {
+    if (!endpoint?.enabled) {
       await this.finish(row, cancelled(row, 'the webhook is disabled', this.ctx.now()));
       return;
     }

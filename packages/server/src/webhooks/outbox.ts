@@ -38,7 +38,7 @@ export async function webhookIsActive(db: Executor, siteId: string): Promise<boo
     .select(['webhooks.enabled', 'workspaces.plan', 'workspaces.demo'])
     .where('webhooks.site_id', '=', siteId)
     .executeTakeFirst();
-  if (!row || row.enabled !== 1) return false;
+  if (row?.enabled !== 1) return false;
   return planAllows({ plan: row.plan, demo: row.demo === 1 }, 'webhooks');
 }
 

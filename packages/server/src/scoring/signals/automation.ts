@@ -36,6 +36,20 @@ export const automation: SignalFamily = {
       score: 35,
       description: 'Values read in a Web Worker differ from the main thread (spoofed attributes).',
     },
+    worker_software_renderer: {
+      score: 45,
+      description:
+        'The page reports a hardware GPU but the Web Worker renders in software (SwiftShader, llvmpipe): a spoofed GPU on a machine without one.',
+    },
+    software_renderer: {
+      score: 15,
+      description: 'WebGL renders in software (SwiftShader, llvmpipe) on a Windows or macOS user agent.',
+    },
+    webdriver_absent: {
+      score: 30,
+      description:
+        'navigator.webdriver is missing on a Chromium user agent (Chrome defines it; stealth scripts delete it).',
+    },
   },
   evaluate(f) {
     const out: Signal[] = [];
@@ -50,7 +64,9 @@ export const automation: SignalFamily = {
         }),
       );
     }
-    const hard = f.ua_headless || f.headless_markers.some((m) => HARD_HEADLESS.has(m));
+    if (f.webdriver_defined === 'absent' && f.ua_chromium && !f.ua_mobile)
+      out.push(emit(this, 'webdriver_absent'));
+    const hard = f.ua_headless || f.worker_headless || f.headless_markers.some((m) => HARD_HEADLESS.has(m));
     if (hard) out.push(emit(this, 'headless_browser'));
     else if (f.headless_markers.length > 0) {
       out.push(
@@ -69,6 +85,9 @@ export const automation: SignalFamily = {
         }),
       );
     }
+    if (f.software_renderer === 'worker') out.push(emit(this, 'worker_software_renderer'));
+    else if (f.software_renderer === 'page' && (f.ua_os === 'windows' || f.ua_os === 'mac'))
+      out.push(emit(this, 'software_renderer'));
     return out;
   },
 };

@@ -1,4 +1,5 @@
 import type { Signal } from '../engine-types.ts';
+import { clicksWithoutApproach, inhumanKeyDwell } from './input.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /** Thresholds tuned on the DELBOT-Mouse traces (behavior-metrics.ts); see docs/signals.md. */
@@ -14,6 +15,12 @@ export const BEHAVIOR = {
 };
 
 const FORM_EVENTS = new Set(['signup', 'login', 'promo_claim', 'checkout']);
+const BOT_TELLS = new Set([
+  'mouse_straight_path',
+  'mouse_synthetic_jitter',
+  'mouse_stationary_moves',
+  'timing_regular',
+]);
 
 /** Interaction evidence: none at all, inhumanly fast, synthetic mouse paths, metronomic timing. */
 export const behavior: SignalFamily = {
@@ -41,6 +48,11 @@ export const behavior: SignalFamily = {
     timing_regular: {
       score: 25,
       description: 'Event timing is too regular or too fast for a person (metronomic intervals).',
+    },
+    behavior_bot_combined: {
+      score: 20,
+      description:
+        'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree.',
     },
     behavior_humanlike: {
       score: -15,
@@ -100,7 +112,22 @@ export const behavior: SignalFamily = {
         }),
       );
     }
-    if (!bot && enough && b.strokes + (b.key_samples >= 8 ? 1 : 0) > 0 && b.interactions >= 30) {
+    const tells =
+      out.filter((s) => BOT_TELLS.has(s.rule)).length +
+      (clicksWithoutApproach(f) ? 1 : 0) +
+      (inhumanKeyDwell(f) ? 1 : 0);
+    if (tells >= 2) {
+      bot = true;
+      out.push(emit(this, 'behavior_bot_combined', { description: `${tells} independent behaviour tells.` }));
+    }
+    if (
+      !bot &&
+      !clicksWithoutApproach(f) &&
+      !inhumanKeyDwell(f) &&
+      enough &&
+      b.strokes + (b.key_samples >= 8 ? 1 : 0) > 0 &&
+      b.interactions >= 30
+    ) {
       out.push(emit(this, 'behavior_humanlike'));
     }
     return out;

@@ -1,6 +1,9 @@
 import type { Signal } from '../engine-types.ts';
 import { emit, type SignalFamily } from './types.ts';
 
+/** Events a person submits through a page form (the browser SDK runs there). */
+export const FORM_EVENTS: ReadonlySet<string> = new Set(['signup', 'login', 'promo_claim', 'checkout']);
+
 /** Fingerprint token and device evidence (SPEC §10: a bad token is evidence, not an error). */
 export const deviceEvidence: SignalFamily = {
   name: 'device_evidence',
@@ -12,6 +15,16 @@ export const deviceEvidence: SignalFamily = {
     },
     token_expired: { score: 15, description: 'The fingerprint token is older than 10 minutes.' },
     token_site_mismatch: { score: 40, description: 'The fingerprint token was issued for another site.' },
+    sdk_evidence_missing: {
+      score: 45,
+      description:
+        'A browser call (/collect) from a browser user agent with no token, fingerprint, environment or behaviour: not sent by the SDK.',
+    },
+    token_missing: {
+      score: 30,
+      description:
+        'A form event verified by the backend without a fingerprint token, on a site whose backend sends tokens.',
+    },
     token_device_mismatch: {
       score: 25,
       description: 'The fingerprint sent with the token names a different device than the token.',
@@ -23,7 +36,15 @@ export const deviceEvidence: SignalFamily = {
     else if (f.token === 'expired') out.push(emit(this, 'token_expired'));
     else if (f.token === 'site_mismatch') out.push(emit(this, 'token_site_mismatch'));
     if (f.token_device_mismatch) out.push(emit(this, 'token_device_mismatch'));
-    if (f.token === 'absent' && !f.has_fingerprint) out.push(emit(this, 'no_device_evidence'));
+    if (f.token === 'absent' && !f.has_fingerprint) {
+      out.push(emit(this, 'no_device_evidence'));
+      if (f.surface === 'browser') {
+        if (f.ua_browser && !f.has_environment && !f.has_behavior)
+          out.push(emit(this, 'sdk_evidence_missing'));
+      } else if (FORM_EVENTS.has(f.event_type) && f.history.site_uses_sdk) {
+        out.push(emit(this, 'token_missing'));
+      }
+    }
     return out;
   },
 };

@@ -1,6 +1,8 @@
 import type { Signal } from '../engine-types.ts';
 import { emit, type SignalFamily } from './types.ts';
 
+export const PROMO_EMAIL_SCORE = 40;
+
 /** Many accounts behind one device, IP or e-mail mailbox in 24 h (multi-accounting, promo abuse). */
 export const fanout: SignalFamily = {
   name: 'fanout',
@@ -15,7 +17,7 @@ export const fanout: SignalFamily = {
     },
     accounts_per_email: {
       score: 20,
-      description: 'Several accounts share one mailbox via plus or dot aliases in 24 h.',
+      description: 'Several accounts share one mailbox via plus or dot aliases in 24 h (promo claims: 40).',
     },
     promo_multi_account: {
       score: 25,
@@ -51,8 +53,10 @@ export const fanout: SignalFamily = {
       );
     }
     if (h.accounts_per_email_24h >= 2) {
+      // A second account on one mailbox matters most where it pays: claiming a promotion again.
       out.push(
         emit(this, 'accounts_per_email', {
+          score: f.event_type === 'promo_claim' ? PROMO_EMAIL_SCORE : 20,
           description: `${h.accounts_per_email_24h} accounts share this mailbox in 24 h.`,
         }),
       );

@@ -1,0 +1,89 @@
+import type { Signal } from '../engine-types.ts';
+import type { Features } from '../features.ts';
+import { emit, type SignalFamily } from './types.ts';
+
+/** A token naming this many distinct accounts (24 h) is a replayed capture (3+: 50, 5+: 70). */
+export const TOKEN_ACCOUNTS = [
+  [5, 70],
+  [3, 50],
+] as const;
+/** Events carrying one token in an hour: an SDK page refreshes its token every ~9 minutes. */
+export const TOKEN_EVENTS_1H = 40;
+/** Carry-over starts at this recent risk (a challenge-worthy decision). */
+export const RECENT_RISK_MIN = 60;
+/**
+ * A device id can collide (identical phones, imaged laptops), so nothing is carried through the
+ * device alone (0); raise this to carry up to this score through the device id.
+ */
+export const DEVICE_CARRY_CAP = 0;
+
+/** Rules whose score is carried over from earlier decisions (excluded from the evidence risk). */
+export const CARRIED = new Set(['device_recent_risk']);
+
+/**
+ * The browser session behind a fingerprint token: a token is minted per page session by
+ * POST /fingerprint, so one token on many accounts is a replay, and the backend's /verify for a
+ * session inherits what its own browser evidence (/collect) showed minutes earlier.
+ */
+export const session: SignalFamily = {
+  name: 'session',
+  rules: {
+    token_reused: {
+      score: 50,
+      description: 'One fingerprint token was used for many accounts or events (a replayed capture).',
+    },
+    device_recent_risk: {
+      score: 0,
+      description:
+        'Raises the score to the highest evidence risk of the same fingerprint token (the same browser session) in the last 30 minutes.',
+    },
+  },
+  evaluate(f) {
+    const out: Signal[] = [];
+    if (f.token_id === '') return out;
+    const h = f.history;
+    for (const [min, score] of TOKEN_ACCOUNTS) {
+      if (h.token_accounts_24h >= min) {
+        out.push(
+          emit(this, 'token_reused', {
+            score,
+            description: `One fingerprint token was used for ${h.token_accounts_24h} accounts.`,
+          }),
+        );
+        return out;
+      }
+    }
+    if (h.token_events_1h >= TOKEN_EVENTS_1H) {
+      out.push(
+        emit(this, 'token_reused', {
+          score: 35,
+          description: `One fingerprint token was used for ${h.token_events_1h} events in an hour.`,
+        }),
+      );
+    }
+    return out;
+  },
+};
+
+/**
+ * `device_recent_risk`: runs after every family (it needs their sum). When the token's (same
+ * browser session) recent evidence risk, or the device's capped at DEVICE_CARRY_CAP, is at least
+ * RECENT_RISK_MIN and above this event's own sum, add the difference: the score becomes
+ * max(own, recent), so repeated evidence is never counted twice.
+ */
+export function carryRecentRisk(f: Features, signals: readonly Signal[]): Signal | null {
+  if (f.device_id === '' && f.token_id === '') return null;
+  const h = f.history;
+  const byToken = f.token_id !== '' ? h.token_recent_risk : 0;
+  const byDevice = f.device_id !== '' ? Math.min(DEVICE_CARRY_CAP, h.device_recent_risk) : 0;
+  const recent = Math.max(byToken, byDevice);
+  if (recent < RECENT_RISK_MIN || recent <= 0) return null;
+  let own = 0;
+  for (const s of signals) own += s.score;
+  if (own >= recent) return null;
+  const via = byToken >= byDevice ? 'this fingerprint token' : 'this device';
+  return emit(session, 'device_recent_risk', {
+    score: recent - own,
+    description: `Evidence from ${via} scored ${recent} in the last 30 minutes.`,
+  });
+}
