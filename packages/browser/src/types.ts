@@ -1,63 +1,24 @@
-import type { BehaviorEvidence, EnvironmentEvidence, FingerprintEvidence } from '@warden/protocol';
+import type {
+  BehaviorEvidence,
+  EnvironmentEvidence,
+  FingerprintEvidence,
+  ScoringContext,
+} from '@warden/protocol';
 
 export type { BehaviorEvidence, EnvironmentEvidence, FingerprintEvidence };
 export type WorkerEvidence = NonNullable<EnvironmentEvidence['worker']>;
 
-export type EventType = 'signup' | 'login' | 'promo_claim' | 'checkout' | 'page_view';
+export type {
+  ChallengeDescriptor,
+  ChallengeVerifyResult as ChallengeVerification,
+  Decision,
+  EventType,
+  FingerprintRegistrationResult as FingerprintResult,
+  Signal,
+} from '@warden/protocol';
 
-/** The `context` of a scoring call (interface 2.3). `login_succeeded` is stripped on browser routes. */
-export interface EventContext {
-  event_type: EventType;
-  account_id: string;
-  email?: string;
-  order_amount?: number;
-  payment_hash?: string;
-  promo_code?: string;
-  request_url?: string;
-}
-
-export interface ChallengeDescriptor {
-  challenge_id: string;
-  algorithm: 'SHA-256';
-  salt: string;
-  challenge: string;
-  maxnumber: number;
-  difficulty: number;
-  expires_at: string;
-}
-
-export interface Signal {
-  rule: string;
-  score: number;
-  description: string;
-}
-
-export interface Decision {
-  classification: 'human' | 'suspicious' | 'bot';
-  risk_score: number;
-  risk_level: 'low' | 'medium' | 'high' | 'critical';
-  action: 'allow' | 'review' | 'challenge' | 'block';
-  request_id: string;
-  device_id: string;
-  signals: Signal[];
-  identity?: Record<string, string | number>;
-  challenge?: ChallengeDescriptor;
-  decision_ms: number;
-  timestamp: string;
-}
-
-export interface FingerprintResult {
-  token: string;
-  device_id: string;
-  expires_at?: string;
-}
-
-export interface ChallengeVerification {
-  valid: boolean;
-  reason?: string;
-  challenge_id: string;
-  verified_at?: string;
-}
+/** The `context` of a scoring call (interface 2.3); the service observes IP and user agent itself on browser routes and strips `login_succeeded`. */
+export type EventContext = Omit<ScoringContext, 'ip_address' | 'user_agent' | 'login_succeeded'>;
 
 export interface Solution {
   challenge_id: string;

@@ -15,6 +15,10 @@ export const EventType = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));
 export const Classification = Type.Union(CLASSIFICATIONS.map((t) => Type.Literal(t)));
 export const RiskLevel = Type.Union(RISK_LEVELS.map((t) => Type.Literal(t)));
 export const Action = Type.Union(ACTIONS.map((t) => Type.Literal(t)));
+export type EventType = Static<typeof EventType>;
+export type Classification = Static<typeof Classification>;
+export type RiskLevel = Static<typeof RiskLevel>;
+export type Action = Static<typeof Action>;
 
 /** 1–128 characters of letters, digits, `_`, `.`, `:`, `-`. */
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_.:-]{1,128}$';
@@ -66,6 +70,7 @@ export const IdentitySummary = Type.Object({
   shared_ips: Type.Integer(),
   shared_payments: Type.Integer(),
 });
+export type IdentitySummary = Static<typeof IdentitySummary>;
 
 /** Proof-of-work challenge descriptor (SPEC §5, ALTCHA v1 form). */
 export const ChallengeDescriptor = Type.Object(
@@ -80,6 +85,7 @@ export const ChallengeDescriptor = Type.Object(
   },
   { additionalProperties: true },
 );
+export type ChallengeDescriptor = Static<typeof ChallengeDescriptor>;
 
 export const Decision = Type.Object({
   classification: Classification,
@@ -110,6 +116,7 @@ export const ItemError = Type.Object({
   message: Type.String(),
   details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
 });
+export type ItemError = Static<typeof ItemError>;
 
 export const BatchItemResult = Type.Union([
   Type.Object({ index: Type.Integer(), success: Type.Literal(true), data: Decision }),
@@ -151,6 +158,7 @@ export const ChallengeVerifyResult = Type.Object({
   challenge_id: Type.String(),
   verified_at: Type.Optional(Type.String()),
 });
+export type ChallengeVerifyResult = Static<typeof ChallengeVerifyResult>;
 
 export const FingerprintRegistrationRequest = Type.Object(
   {
@@ -165,6 +173,7 @@ export const FingerprintRegistrationResult = Type.Object({
   device_id: Type.String(),
   expires_at: Type.String(),
 });
+export type FingerprintRegistrationResult = Static<typeof FingerprintRegistrationResult>;
 
 /** The success envelope (interface 2.1) around a `data` schema. */
 export function Envelope<T extends TSchema>(data: T) {

@@ -1,33 +1,27 @@
-import type { AppContext } from '../context.ts';
-import type { SitesTable } from '../storage/schema.ts';
-
 /**
  * The contract between the scoring routes (HTTP, validation, recording) and the engine
  * (features, signals, rules). The engine never writes decisions; the routes never compute scores.
  */
-export type EventType = 'signup' | 'login' | 'promo_claim' | 'checkout' | 'page_view';
-export type Classification = 'human' | 'suspicious' | 'bot';
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-export type Action = 'allow' | 'review' | 'challenge' | 'block';
+import type {
+  Action,
+  Classification,
+  IdentitySummary,
+  RiskLevel,
+  ScoringContext,
+  Signal,
+} from '@warden/protocol';
+import type { AppContext } from '../context.ts';
+import type { SitesTable } from '../storage/schema.ts';
 
-export interface Signal {
-  rule: string;
-  score: number;
-  description: string;
-}
-
-export interface ScoringContext {
-  event_type: EventType;
-  account_id: string;
-  email?: string;
-  order_amount?: number;
-  payment_hash?: string;
-  promo_code?: string;
-  ip_address?: string;
-  user_agent?: string;
-  request_url?: string;
-  login_succeeded?: boolean;
-}
+export type {
+  Action,
+  Classification,
+  EventType,
+  IdentitySummary,
+  RiskLevel,
+  ScoringContext,
+  Signal,
+} from '@warden/protocol';
 
 /** A validated VerificationRequest (browser routes: login_succeeded already stripped, ip/ua observed). */
 export interface ScoringRequest {
@@ -53,14 +47,6 @@ export interface ScoringInput {
   /** Decision id chosen by the caller before scoring (the recorded request_id). */
   decisionId: string;
   now: number;
-}
-
-export interface IdentitySummary {
-  cluster_id: string;
-  linked_accounts: number;
-  shared_devices: number;
-  shared_ips: number;
-  shared_payments: number;
 }
 
 export interface EngineResult {

@@ -198,7 +198,7 @@ export class History {
     const c = this.sdkCache.get(siteId);
     if (now) {
       // Refresh the shared marker at most every 10 minutes per process.
-      if (!c || !c.seen || at - c.marked > 10 * MINUTE) {
+      if (!c?.seen || at - c.marked > 10 * MINUTE) {
         this.sdkCache.set(siteId, { seen: true, checked: at, marked: at });
         await this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
       }

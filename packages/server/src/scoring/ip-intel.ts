@@ -141,11 +141,7 @@ export function ipIntelReady(): Promise<void> {
   return loading;
 }
 
-function search<T extends number | bigint>(
-  starts: ArrayLike<T>,
-  ends: ArrayLike<T>,
-  value: T,
-): number {
+function search<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLike<T>, value: T): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo <= hi) {
@@ -199,9 +195,7 @@ export function lookupIp(ip: string): IpInfo {
     if (i >= 0) asn = t.v6asn[i]!;
   }
   const info: IpInfo =
-    asn > 0
-      ? { asn, org: t.orgs.get(asn) ?? null, country: null, hosting: t.hosting.has(asn) }
-      : UNKNOWN_IP;
+    asn > 0 ? { asn, org: t.orgs.get(asn) ?? null, country: null, hosting: t.hosting.has(asn) } : UNKNOWN_IP;
   if (cache.size >= 50_000) cache.clear();
   cache.set(ip, info);
   return info;

@@ -3,7 +3,7 @@ import { automation } from './signals/automation.ts';
 import { BEHAVIOR, behavior } from './signals/behavior.ts';
 import { deviceEvidence } from './signals/device-evidence.ts';
 import { email } from './signals/email.ts';
-import { fanout, PROMO_EMAIL_SCORE } from './signals/fanout.ts';
+import { fanout, PROMO_EMAIL_BONUS } from './signals/fanout.ts';
 import { freshness } from './signals/freshness.ts';
 import { CLUSTER_TIERS, identity } from './signals/identity.ts';
 import { INPUT, input } from './signals/input.ts';
@@ -14,8 +14,8 @@ import {
   SUBNET_FAILURE_RATIO,
   UA_ROTATION,
 } from './signals/logins.ts';
-import { PAYMENT_TIERS, payments } from './signals/payments.ts';
 import { network } from './signals/network.ts';
+import { PAYMENT_TIERS, payments } from './signals/payments.ts';
 import { pow } from './signals/pow.ts';
 import {
   DEVICE_CARRY_CAP,
@@ -78,7 +78,7 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
       RECENT_RISK_MIN,
       DEVICE_CARRY_CAP,
       CLUSTER_TIERS,
-      PROMO_EMAIL_SCORE,
+      PROMO_EMAIL_BONUS,
     }),
   );
   hash.update(custom);

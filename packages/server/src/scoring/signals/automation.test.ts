@@ -40,3 +40,37 @@ describe('automation', () => {
     expect(automation.rules.automation_cdp?.hard).toBeFalsy();
   });
 });
+
+describe('stealth leaks', () => {
+  it('treats a HeadlessChrome worker as hard headless evidence', () => {
+    expect(rules({ worker_headless: true, worker_mismatch: ['user_agent'] })).toEqual([
+      'headless_browser',
+      'worker_mismatch',
+    ]);
+  });
+  it('scores a worker that renders in software behind a page that claims a GPU near-hard, not alone', () => {
+    const s = automation.evaluate(
+      baseFeatures({ software_renderer: 'worker', worker_mismatch: ['webgl_renderer'] }),
+    );
+    expect(s.map((x) => x.rule)).toEqual(['worker_mismatch', 'worker_software_renderer']);
+    const total = s.reduce((n, x) => n + x.score, 0);
+    expect(total).toBeGreaterThanOrEqual(60);
+    expect(total).toBeLessThan(85);
+  });
+  it('scores software rendering on a page only for Windows/macOS user agents', () => {
+    expect(rules({ software_renderer: 'page', ua_os: 'windows' })).toEqual(['software_renderer']);
+    expect(rules({ software_renderer: 'page', ua_os: 'linux' })).toEqual([]);
+  });
+  it('flags a missing navigator.webdriver on desktop Chromium only', () => {
+    expect(rules({ webdriver_defined: 'absent' })).toEqual(['webdriver_absent']);
+    expect(rules({ webdriver_defined: 'absent', ua_chromium: false })).toEqual([]);
+    expect(rules({ webdriver_defined: 'absent', ua_mobile: true })).toEqual([]);
+  });
+  it('keeps CDP and tampering alone soft and below a challenge', () => {
+    for (const o of [{ cdp: true }, { tampered_functions: ['HTMLCanvasElement.toDataURL'] }]) {
+      const s = automation.evaluate(baseFeatures(o));
+      expect(s.every((x) => !automation.rules[x.rule]?.hard)).toBe(true);
+      expect(s.reduce((n, x) => n + x.score, 0)).toBeLessThan(60);
+    }
+  });
+});

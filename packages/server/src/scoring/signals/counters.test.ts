@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { baseFeatures } from '../test-fixtures.ts';
 import { fanout } from './fanout.ts';
+import { identity } from './identity.ts';
 import { logins } from './logins.ts';
 import { payments } from './payments.ts';
 import { velocity } from './velocity.ts';
@@ -66,5 +67,77 @@ describe('card testing', () => {
       ['payments_per_account', 45],
       ['payments_per_device', 30],
     ]);
+  });
+});
+
+describe('credential stuffing across a network', () => {
+  it('flags a /24 where most logins fail, across rotating hosts', () => {
+    const h = {
+      failed_logins_subnet_1h: 12,
+      failed_logins_subnet_24h: 40,
+      logins_subnet_24h: 41,
+      failed_accounts_subnet_24h: 40,
+    };
+    const s = logins.evaluate(baseFeatures({}, h));
+    expect(s.map((x) => [x.rule, x.score])).toEqual([['failed_logins_subnet', 40]]);
+  });
+  it('leaves a shared network alone while most of its logins succeed', () => {
+    const office = {
+      failed_logins_subnet_1h: 8,
+      failed_logins_subnet_24h: 12,
+      logins_subnet_24h: 200,
+      failed_accounts_subnet_24h: 10,
+    };
+    expect(logins.evaluate(baseFeatures({}, office))).toEqual([]);
+  });
+  it('flags failed logins from one IP with rotating user agents', () => {
+    const s = logins.evaluate(baseFeatures({}, { failed_login_uas_ip_24h: 9 }));
+    expect(s.map((x) => [x.rule, x.score])).toEqual([['login_ua_rotation', 30]]);
+  });
+});
+
+describe('card testing', () => {
+  it('reads account and device counts on a browser checkout without a payment hash', () => {
+    const f = baseFeatures({ event_type: 'checkout', has_payment: false }, { payments_per_account_24h: 4 });
+    expect(payments.evaluate(f).map((x) => x.rule)).toEqual(['payments_per_account']);
+  });
+  it('flags many cards per IP or network, and runs of small amounts', () => {
+    const f = baseFeatures(
+      { event_type: 'checkout', has_payment: true },
+      { payments_per_ip_24h: 2, payments_per_subnet_24h: 16, small_payments_account_24h: 4 },
+    );
+    expect(payments.evaluate(f).map((x) => [x.rule, x.score])).toEqual([
+      ['payments_per_ip', 35],
+      ['small_amount_run', 20],
+    ]);
+  });
+});
+
+describe('promo abuse', () => {
+  it('weighs mailbox aliases more on promo claims', () => {
+    const h = { accounts_per_email_24h: 2 };
+    expect(fanout.evaluate(baseFeatures({ event_type: 'signup' }, h))[0]?.score).toBe(20);
+    expect(fanout.evaluate(baseFeatures({ event_type: 'promo_claim' }, h))[0]?.score).toBe(40);
+    expect(
+      fanout.evaluate(baseFeatures({ event_type: 'promo_claim' }, { accounts_per_email_24h: 4 }))[0]?.score,
+    ).toBe(55);
+  });
+  it('scores identity clusters of 3+ accounts on promo claims only', () => {
+    const cluster = {
+      cluster_id: 'cl_x',
+      linked_accounts: 3,
+      shared_devices: 1,
+      shared_ips: 1,
+      shared_payments: 0,
+    };
+    expect(identity.evaluate(baseFeatures({ event_type: 'promo_claim', identity: cluster }))[0]?.rule).toBe(
+      'identity_cluster',
+    );
+    expect(identity.evaluate(baseFeatures({ event_type: 'login', identity: cluster }))).toEqual([]);
+    expect(
+      identity.evaluate(
+        baseFeatures({ event_type: 'promo_claim', identity: { ...cluster, linked_accounts: 1 } }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -22,3 +22,32 @@ describe('device evidence', () => {
     expect(rules({ token_device_mismatch: true })).toEqual(['token_device_mismatch']);
   });
 });
+
+describe('evidence the SDK would have sent', () => {
+  it('flags a browser call with a browser UA and no evidence at all (a script, not the SDK)', () => {
+    const bare = {
+      surface: 'browser' as const,
+      token: 'absent' as const,
+      has_fingerprint: false,
+      has_environment: false,
+      has_behavior: false,
+    };
+    const s = deviceEvidence.evaluate(baseFeatures(bare));
+    expect(s.map((x) => x.rule)).toEqual(['no_device_evidence', 'sdk_evidence_missing']);
+    expect(s.reduce((n, x) => n + x.score, 0)).toBeGreaterThanOrEqual(60);
+    // Any SDK evidence (even behaviour alone) or a non-browser UA: only no_device_evidence.
+    expect(rules({ ...bare, has_behavior: true })).toEqual(['no_device_evidence']);
+    expect(rules({ ...bare, ua_browser: false })).toEqual(['no_device_evidence']);
+  });
+  it('flags a tokenless form event on the backend only when the site sends tokens', () => {
+    const tokenless = { token: 'absent' as const, has_fingerprint: false };
+    expect(rules(tokenless)).toEqual(['no_device_evidence']);
+    const sdkSite = baseFeatures(tokenless, { site_uses_sdk: true });
+    expect(deviceEvidence.evaluate(sdkSite).map((x) => x.rule)).toEqual([
+      'no_device_evidence',
+      'token_missing',
+    ]);
+    const pageView = baseFeatures({ ...tokenless, event_type: 'page_view' }, { site_uses_sdk: true });
+    expect(deviceEvidence.evaluate(pageView).map((x) => x.rule)).toEqual(['no_device_evidence']);
+  });
+});

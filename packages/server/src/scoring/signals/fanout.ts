@@ -1,7 +1,8 @@
 import type { Signal } from '../engine-types.ts';
 import { emit, type SignalFamily } from './types.ts';
 
-export const PROMO_EMAIL_SCORE = 40;
+/** Added to accounts_per_email on promo claims (a second account on one mailbox claiming again). */
+export const PROMO_EMAIL_BONUS = 20;
 
 /** Many accounts behind one device, IP or e-mail mailbox in 24 h (multi-accounting, promo abuse). */
 export const fanout: SignalFamily = {
@@ -17,7 +18,8 @@ export const fanout: SignalFamily = {
     },
     accounts_per_email: {
       score: 20,
-      description: 'Several accounts share one mailbox via plus or dot aliases in 24 h (promo claims: 40).',
+      description:
+        'Several accounts share one mailbox via plus or dot aliases in 24 h (2: 20, 3+: 35; +20 on promo claims).',
     },
     promo_multi_account: {
       score: 25,
@@ -56,7 +58,9 @@ export const fanout: SignalFamily = {
       // A second account on one mailbox matters most where it pays: claiming a promotion again.
       out.push(
         emit(this, 'accounts_per_email', {
-          score: f.event_type === 'promo_claim' ? PROMO_EMAIL_SCORE : 20,
+          score:
+            (h.accounts_per_email_24h >= 3 ? 35 : 20) +
+            (f.event_type === 'promo_claim' ? PROMO_EMAIL_BONUS : 0),
           description: `${h.accounts_per_email_24h} accounts share this mailbox in 24 h.`,
         }),
       );

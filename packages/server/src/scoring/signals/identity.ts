@@ -17,8 +17,7 @@ export const identity: SignalFamily = {
   rules: {
     identity_cluster: {
       score: 20,
-      description:
-        'Promo claim from an account linked to 2+ others by device, payment or IP.',
+      description: 'Promo claim from an account linked to 2+ others by device, payment or IP.',
     },
   },
   evaluate(f) {

@@ -3,12 +3,12 @@ import { emit, type SignalFamily } from './types.ts';
 
 /** Failed logins from one network: [count, score] tiers, highest first (docs/signals.md). */
 export const SUBNET_FAILED_1H = [
-  [30, 40],
-  [10, 25],
+  [20, 40],
+  [6, 25],
 ] as const;
 export const SUBNET_FAILED_ACCOUNTS_24H = [
-  [50, 40],
-  [15, 25],
+  [30, 40],
+  [8, 25],
 ] as const;
 /** A network counts only while at least this share of its logins fail (shared NAT has successes). */
 export const SUBNET_FAILURE_RATIO = 0.5;
@@ -42,7 +42,7 @@ export const logins: SignalFamily = {
     failed_logins_subnet: {
       score: 25,
       description:
-        'Many failed logins from this /24 (IPv6 /64), most of its logins failing: 10+ in 1 h or 15+ accounts in 24 h: 25; 30+ or 50+: 40.',
+        'Many failed logins from this /24 (IPv6 /64), most of its logins failing: 6+ in 1 h or 8+ accounts in 24 h: 25; 20+ or 30+: 40.',
     },
     login_ua_rotation: {
       score: 20,

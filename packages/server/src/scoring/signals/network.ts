@@ -19,7 +19,8 @@ export const network: SignalFamily = {
     if (f.ip.hosting) {
       out.push(
         emit(this, 'datacenter_ip', {
-          description: `The address belongs to AS${f.ip.asn} ${f.ip.org ?? ''}, a hosting or cloud network.`.trim(),
+          description:
+            `The address belongs to AS${f.ip.asn} ${f.ip.org ?? ''}, a hosting or cloud network.`.trim(),
         }),
       );
     }

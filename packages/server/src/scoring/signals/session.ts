@@ -12,10 +12,11 @@ export const TOKEN_EVENTS_1H = 40;
 /** Carry-over starts at this recent risk (a challenge-worthy decision). */
 export const RECENT_RISK_MIN = 60;
 /**
- * A device id can collide (identical phones, imaged laptops), so nothing is carried through the
- * device alone (0); raise this to carry up to this score through the device id.
+ * A device id can collide (identical phones, imaged laptops): through the device id alone (a new
+ * page session of the same device) at most this is carried, and only for desktop user agents
+ * (identical phones of one model share a device id).
  */
-export const DEVICE_CARRY_CAP = 0;
+export const DEVICE_CARRY_CAP = 60;
 
 /** Rules whose score is carried over from earlier decisions (excluded from the evidence risk). */
 export const CARRIED = new Set(['device_recent_risk']);
@@ -35,7 +36,7 @@ export const session: SignalFamily = {
     device_recent_risk: {
       score: 0,
       description:
-        'Raises the score to the highest evidence risk of the same fingerprint token (the same browser session) in the last 30 minutes.',
+        'Raises the score to the highest evidence risk of the same fingerprint token (browser session) in the last 30 minutes, or of the same desktop device capped at 60.',
     },
   },
   evaluate(f) {
@@ -75,9 +76,9 @@ export function carryRecentRisk(f: Features, signals: readonly Signal[]): Signal
   if (f.device_id === '' && f.token_id === '') return null;
   const h = f.history;
   const byToken = f.token_id !== '' ? h.token_recent_risk : 0;
-  const byDevice = f.device_id !== '' ? Math.min(DEVICE_CARRY_CAP, h.device_recent_risk) : 0;
+  const byDevice = f.device_id !== '' && !f.ua_mobile ? Math.min(DEVICE_CARRY_CAP, h.device_recent_risk) : 0;
   const recent = Math.max(byToken, byDevice);
-  if (recent < RECENT_RISK_MIN || recent <= 0) return null;
+  if (recent < RECENT_RISK_MIN) return null;
   let own = 0;
   for (const s of signals) own += s.score;
   if (own >= recent) return null;

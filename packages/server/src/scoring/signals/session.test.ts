@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../context.ts';
+import { registerFingerprint } from '../../fingerprint/register.ts';
+import { createTestContext } from '../../testing/context.ts';
+import { createEngine } from '../engine.ts';
+import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
+import { carryRecentRisk, session } from './session.ts';
+
+describe('token reuse', () => {
+  it('is silent for one account and flags a token shared by many accounts', () => {
+    const f = (h: object) => session.evaluate(baseFeatures({ token_id: 'tok' }, h));
+    expect(f({ token_accounts_24h: 1, token_events_1h: 6 })).toEqual([]);
+    expect(f({ token_accounts_24h: 2 })).toEqual([]);
+    expect(f({ token_accounts_24h: 3 })[0]).toMatchObject({ rule: 'token_reused', score: 50 });
+    expect(f({ token_accounts_24h: 12 })[0]).toMatchObject({ rule: 'token_reused', score: 70 });
+    expect(f({ token_accounts_24h: 1, token_events_1h: 45 })[0]).toMatchObject({ score: 35 });
+    expect(session.evaluate(baseFeatures({ token_id: '' }, { token_accounts_24h: 9 }))).toEqual([]);
+  });
+});
+
+describe('carried risk', () => {
+  const own = (score: number) => [{ rule: 'x', score, description: '' }];
+  it('raises the event to the recent evidence risk of its token, never above it', () => {
+    const f = baseFeatures({ token_id: 'tok' }, { token_recent_risk: 80 });
+    expect(carryRecentRisk(f, own(0))?.score).toBe(80);
+    expect(carryRecentRisk(f, own(30))?.score).toBe(50);
+    expect(carryRecentRisk(f, own(-15))?.score).toBe(95);
+    expect(carryRecentRisk(f, own(90))).toBeNull();
+  });
+  it('ignores low recent risk, and carries at most 60 through a desktop device alone', () => {
+    expect(carryRecentRisk(baseFeatures({ token_id: 'tok' }, { token_recent_risk: 45 }), [])).toBeNull();
+    const dev = baseFeatures({ token_id: '' }, { device_recent_risk: 100 });
+    expect(carryRecentRisk(dev, [])?.score).toBe(60);
+    expect(carryRecentRisk({ ...dev, ua_mobile: true }, [])).toBeNull();
+  });
+});
+
+describe('session across /collect and /verify (engine)', () => {
+  let ctx: AppContext;
+  let clock: number;
+  const site = testSite('site_session');
+  beforeEach(async () => {
+    ctx = await createTestContext();
+    clock = 1_700_000_000_000;
+    ctx.now = () => clock;
+  });
+  afterEach(async () => {
+    await ctx.hotState.close();
+    await ctx.database.close();
+  });
+
+  it("gives the backend's /verify the risk its browser call showed, without counting it twice", async () => {
+    const engine = createEngine(ctx);
+    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    // The page: CDP attached and patched natives, then the backend verifies the login.
+    const collect = makeInput(
+      ctx,
+      {
+        token,
+        fingerprint: FINGERPRINT,
+        environment: { cdp: true, tampered_functions: ['HTMLCanvasElement.toDataURL'] },
+        context: { event_type: 'login', account_id: 'a1' },
+      },
+      { site, surface: 'browser', userAgent: HUMAN_UA },
+    );
+    const first = await engine.score(collect);
+    await engine.afterRecord?.(collect, first);
+    // cdp 35 + tampering 30 + behavior_missing 10.
+    expect(first.risk_score).toBe(75);
+    clock += 5_000;
+    const verify = makeInput(ctx, { token, context: { event_type: 'login', account_id: 'a1' } }, { site });
+    const second = await engine.score(verify);
+    expect(rules(second)).toContain('device_recent_risk');
+    expect(second.risk_score).toBe(75);
+    await engine.afterRecord?.(verify, second);
+    // The same evidence again is not added on top of itself.
+    clock += 5_000;
+    const again = await engine.score({ ...collect, decisionId: 'again', now: clock });
+    expect(again.risk_score).toBe(75);
+  });
+
+  it('flags a captured token replayed for many accounts', async () => {
+    const engine = createEngine(ctx);
+    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const scores: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      clock += 20_000;
+      const r = await engine.score(
+        makeInput(ctx, { token, context: { event_type: 'login', account_id: `victim_${i}` } }, { site }),
+      );
+      scores.push(r.risk_score);
+    }
+    expect(scores.slice(0, 2).every((s) => s < 30)).toBe(true);
+    expect(scores.slice(4).every((s) => s >= 60)).toBe(true);
+  });
+});
