@@ -8,6 +8,7 @@ import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import { IdentityClusters } from './identity.ts';
+import { ipIntelReady } from './ip-intel.ts';
 import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
 import { CARRIED, carryRecentRisk, session } from './signals/session.ts';
 import type { SignalFamily } from './signals/types.ts';
@@ -40,6 +41,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     }
     return v;
   };
+  // Load the offline ASN database in the background now, with this instance's settings.
+  void ipIntelReady(ctx.config.ipDatabase);
   const history = new History(ctx);
   const clusters = new IdentityClusters(ctx);
 

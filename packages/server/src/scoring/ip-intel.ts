@@ -54,8 +54,13 @@ interface Table {
   hosting: Set<number>;
 }
 
-function packageDir(): string | null {
-  if (process.env.WARDEN_IP_DB_DIR) return process.env.WARDEN_IP_DB_DIR;
+export interface IpDatabaseOptions {
+  enabled: boolean;
+  dir: string | undefined;
+}
+
+function packageDir(options: IpDatabaseOptions): string | null {
+  if (options.dir) return options.dir;
   try {
     const require = createRequire(import.meta.url);
     return path.dirname(require.resolve('@ip-location-db/asn/package.json'));
@@ -100,9 +105,9 @@ function parse(text: string, big: boolean, orgs: Map<number, string>) {
   return { starts, ends, asns };
 }
 
-async function load(): Promise<Table | null> {
-  if (process.env.WARDEN_IP_DB === 'off') return null;
-  const dir = packageDir();
+async function load(options: IpDatabaseOptions): Promise<Table | null> {
+  if (!options.enabled) return null;
+  const dir = packageDir(options);
   if (!dir) return null;
   const [v4text, v6text] = await Promise.all([
     readFile(path.join(dir, 'asn-ipv4-num.csv'), 'utf8'),
@@ -128,9 +133,12 @@ async function load(): Promise<Table | null> {
 let table: Table | null = null;
 let loading: Promise<void> | null = null;
 
-/** Start loading the database (once per process); resolves when ready or unavailable. */
-export function ipIntelReady(): Promise<void> {
-  loading ??= load().then(
+/**
+ * Start loading the database (once per process, with the options of the first call: the engine
+ * passes config.ipDatabase); resolves when ready or unavailable.
+ */
+export function ipIntelReady(options: IpDatabaseOptions = { enabled: true, dir: undefined }): Promise<void> {
+  loading ??= load(options).then(
     (t) => {
       table = t;
     },

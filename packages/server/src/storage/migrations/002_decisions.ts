@@ -34,10 +34,11 @@ export function decisions(dialect: Dialect) {
         .addColumn('labeled_at', time)
         .addColumn('created_at', time, (c) => c.notNull())
         .execute();
+      // The decisions list, stats and backtests page through a site's decisions by (created_at, id).
       await db.schema
-        .createIndex('decisions_site_time')
+        .createIndex('decisions_site_time_id')
         .on('decisions')
-        .columns(['site_id', 'created_at'])
+        .columns(['site_id', 'created_at', 'id'])
         .execute();
       await db.schema
         .createIndex('decisions_site_account')

@@ -23,12 +23,6 @@ export function rules(dialect: Dialect) {
         .addColumn('updated_at', time, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('rules_site').on('rules').column('site_id').execute();
-      // Backtests and the decisions list page through a site's decisions by (created_at, id).
-      await db.schema
-        .createIndex('decisions_site_time_id')
-        .on('decisions')
-        .columns(['site_id', 'created_at', 'id'])
-        .execute();
       await db.schema
         .createTable('lists')
         .addColumn('id', 'text', (c) => c.primaryKey())
