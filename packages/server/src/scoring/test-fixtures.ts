@@ -8,6 +8,7 @@ import { behaviorMetrics } from './behavior-metrics.ts';
 import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
 import type { Features } from './features.ts';
 import type { HistoryCounts } from './history.ts';
+import { decisionData, decisionRow, recordDecision as recordDecisionRow } from './record.ts';
 
 export const HUMAN_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -84,43 +85,14 @@ export function makeInput(
   };
 }
 
-/** Insert a recorded decision the way the routes do (for restart/rebuild tests). */
+/** Record a decision exactly the way the routes do (for restart/rebuild tests). */
 export async function recordDecision(
   ctx: AppContext,
   input: ScoringInput,
   result: EngineResult,
 ): Promise<void> {
-  const c = input.request.context;
-  await ctx.database.db
-    .insertInto('decisions')
-    .values({
-      id: input.decisionId,
-      site_id: input.site.id,
-      workspace_id: input.site.workspace_id,
-      event_type: c.event_type,
-      account_id: c.account_id,
-      email: c.email ?? null,
-      ip_address: input.ip,
-      user_agent: input.userAgent,
-      device_id: result.device_id,
-      payment_hash: c.payment_hash ?? null,
-      promo_code: c.promo_code ?? null,
-      order_amount: c.order_amount ?? null,
-      risk_score: result.risk_score,
-      risk_level: result.risk_level,
-      classification: result.classification,
-      action: result.action,
-      signals: JSON.stringify(result.signals),
-      features: JSON.stringify(result.features),
-      evidence: JSON.stringify(result.evidence),
-      response: '{}',
-      ruleset_version: result.ruleset_version,
-      decision_ms: 0,
-      label: null,
-      labeled_at: null,
-      created_at: input.now,
-    })
-    .execute();
+  const data = decisionData(input.decisionId, result, 0, input.now);
+  await recordDecisionRow(ctx.database.db, decisionRow(input, result, data));
 }
 
 export function rules(result: EngineResult): string[] {
