@@ -73,11 +73,34 @@ function unquote(s: string): string {
   return s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replaceAll('""', '"') : s;
 }
 
+/** A typed array that doubles when full: no per-row JS numbers or BigInts are kept while loading. */
+class Column<T extends Uint32Array | BigUint64Array> {
+  length = 0;
+  constructor(private data: T) {}
+  push(value: T extends BigUint64Array ? bigint : number): void {
+    if (this.length === this.data.length) {
+      const bigger = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
+      bigger.set(this.data as never);
+      this.data = bigger;
+    }
+    (this.data as unknown as Array<typeof value>)[this.length++] = value;
+  }
+  done(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}
+
 /** Parse `start,end,asn,org` lines (numeric addresses); `big` for IPv6 (upper 64 bits kept). */
-function parse(text: string, big: boolean, orgs: Map<number, string>) {
-  const starts: Array<number | bigint> = [];
-  const ends: Array<number | bigint> = [];
-  const asns: number[] = [];
+function parse<T extends Uint32Array | BigUint64Array>(
+  text: string,
+  empty: () => T,
+  orgs: Map<number, string>,
+) {
+  const first = empty();
+  const big = first instanceof BigUint64Array;
+  const starts = new Column(first);
+  const ends = new Column(empty());
+  const asns = new Column(new Uint32Array(1024));
   const SHIFT = 64n;
   let pos = 0;
   while (pos < text.length) {
@@ -89,12 +112,14 @@ function parse(text: string, big: boolean, orgs: Map<number, string>) {
     if (c3 > 0 && c3 < nl) {
       const asn = Number(text.slice(c2 + 1, c3));
       if (Number.isSafeInteger(asn) && asn > 0) {
+        const start = text.slice(pos, c1);
+        const end = text.slice(c1 + 1, c2);
         if (big) {
-          starts.push(BigInt(text.slice(pos, c1)) >> SHIFT);
-          ends.push(BigInt(text.slice(c1 + 1, c2)) >> SHIFT);
+          (starts as Column<BigUint64Array>).push(BigInt(start) >> SHIFT);
+          (ends as Column<BigUint64Array>).push(BigInt(end) >> SHIFT);
         } else {
-          starts.push(Number(text.slice(pos, c1)));
-          ends.push(Number(text.slice(c1 + 1, c2)));
+          (starts as Column<Uint32Array>).push(Number(start));
+          (ends as Column<Uint32Array>).push(Number(end));
         }
         asns.push(asn);
         if (!orgs.has(asn)) orgs.set(asn, unquote(text.slice(c3 + 1, nl).trim()));
@@ -102,7 +127,7 @@ function parse(text: string, big: boolean, orgs: Map<number, string>) {
     }
     pos = nl + 1;
   }
-  return { starts, ends, asns };
+  return { starts: starts.done(), ends: ends.done(), asns: asns.done() };
 }
 
 async function load(options: IpDatabaseOptions): Promise<Table | null> {
@@ -114,17 +139,17 @@ async function load(options: IpDatabaseOptions): Promise<Table | null> {
     readFile(path.join(dir, 'asn-ipv6-num.csv'), 'utf8').catch(() => ''),
   ]);
   const orgs = new Map<number, string>();
-  const v4 = parse(v4text, false, orgs);
-  const v6 = parse(v6text, true, orgs);
+  const v4 = parse(v4text, () => new Uint32Array(1024), orgs);
+  const v6 = parse(v6text, () => new BigUint64Array(1024), orgs);
   const hosting = new Set<number>();
   for (const [asn, org] of orgs) if (isHostingNetwork(asn, org)) hosting.add(asn);
   return {
-    v4start: Uint32Array.from(v4.starts as number[]),
-    v4end: Uint32Array.from(v4.ends as number[]),
-    v4asn: Uint32Array.from(v4.asns),
-    v6start: BigUint64Array.from(v6.starts as bigint[]),
-    v6end: BigUint64Array.from(v6.ends as bigint[]),
-    v6asn: Uint32Array.from(v6.asns),
+    v4start: v4.starts,
+    v4end: v4.ends,
+    v4asn: v4.asns,
+    v6start: v6.starts,
+    v6end: v6.ends,
+    v6asn: v6.asns,
     orgs,
     hosting,
   };
