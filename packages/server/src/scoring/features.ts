@@ -10,7 +10,8 @@ import { verifyToken } from '../fingerprint/token.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
-import { emailKey, type History, type HistoryCounts, isSmallPayment, uaKey } from './history.ts';
+import type { History, HistoryCounts } from './history.ts';
+import { emailKey, isSmallPayment, uaKey } from './history-keys.ts';
 import { type IpInfo, ipIntelReady, lookupIp } from './ip-intel.ts';
 import { subnetKey } from './subnet.ts';
 

@@ -1,5 +1,15 @@
 import type { AppContext } from '../context.ts';
-import { subnetKey } from './subnet.ts';
+import {
+  DAY,
+  DEVICE_WINDOW,
+  HOUR,
+  MINUTE,
+  type Pair,
+  RECENT_RISK_MS,
+  recordFirstSeen,
+  SDK_SEEN_MS,
+} from './history-keys.ts';
+import { rebuildHistory } from './history-rebuild.ts';
 
 /**
  * Velocity, fan-out and device history counters in hot state (shared by every process in scale
@@ -8,12 +18,6 @@ import { subnetKey } from './subnet.ts';
  * `decisions` table of the last 24 h (device history: 30 days). Counts are approximate
  * (two-bucket sliding windows) and consistent after a restart within that approximation.
  */
-export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
-export const DEVICE_WINDOW = 30 * DAY;
-const REBUILD_LIMIT = 200_000;
-
 export interface Observation {
   siteId: string;
   accountId: string;
@@ -36,13 +40,6 @@ export interface Observation {
   /** A server-side call that carried a valid token: the site integrates the browser SDK. */
   sdkServerCall: boolean;
 }
-
-/** Recent (evidence) risk is remembered this long per token and device. */
-export const RECENT_RISK_MS = 30 * MINUTE;
-/** A site that sent a valid token from its backend within this window integrates the SDK. */
-export const SDK_SEEN_MS = 7 * DAY;
-/** Amounts below this are "small" (card-testing probes); in the site's currency units. */
-export const SMALL_AMOUNT = 5;
 
 export interface HistoryCounts {
   ip_1m: number;
@@ -86,8 +83,6 @@ export interface HistoryCounts {
   site_uses_sdk: boolean;
 }
 
-type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea' | 'ta' | 'sf' | 'fu' | 'pi' | 'ps';
-
 export class History {
   private readonly rebuilt = new Map<string, Promise<void>>();
   /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
@@ -128,7 +123,7 @@ export class History {
       this.distinct(s, 'ap', o.accountId, o.paymentHash),
       this.distinct(s, 'dp', o.deviceId, o.paymentHash),
       this.distinct(s, 'ea', o.email, o.accountId),
-      o.deviceId ? this.firstSeen(s, o.deviceId, now) : Promise.resolve(null),
+      o.deviceId ? recordFirstSeen(this.ctx.hotState, s, o.deviceId, now) : Promise.resolve(null),
       o.deviceId ? h.hit(`devn:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
       o.deviceId ? h.count(`devbad:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
       vel('tok', o.tokenId, HOUR),
@@ -259,199 +254,14 @@ export class History {
     return this.ctx.hotState.count(key, DAY);
   }
 
-  private async firstSeen(siteId: string, deviceId: string, now: number, at = now): Promise<number> {
-    const key = `devfirst:${siteId}:${deviceId}`;
-    const known = await this.ctx.hotState.get(key);
-    if (known !== null && Number(known) <= at) return Number(known);
-    await this.ctx.hotState.set(key, String(at), DEVICE_WINDOW * 3);
-    return at;
-  }
-
   ensureRebuilt(siteId: string): Promise<void> {
     let p = this.rebuilt.get(siteId);
     if (!p) {
-      p = this.rebuild(siteId).catch((err: unknown) => {
+      p = rebuildHistory(this.ctx, siteId).catch((err: unknown) => {
         this.ctx.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
       });
       this.rebuilt.set(siteId, p);
     }
     return p;
   }
-
-  private async rebuild(siteId: string): Promise<void> {
-    const h = this.ctx.hotState;
-    if (!(await h.claimOnce(`rebuilt:${siteId}`, DAY))) return;
-    const now = this.ctx.now();
-    const db = this.ctx.database.db;
-    const rows = await db
-      .selectFrom('decisions')
-      .select([
-        'account_id',
-        'ip_address',
-        'device_id',
-        'payment_hash',
-        'email',
-        'event_type',
-        'features',
-        'created_at',
-        'user_agent',
-        'order_amount',
-        'risk_score',
-      ])
-      .where('site_id', '=', siteId)
-      .where('created_at', '>=', now - DAY)
-      .orderBy('created_at', 'desc')
-      .limit(REBUILD_LIMIT)
-      .execute();
-    const counts = new Map<string, number>();
-    const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-    const pairs = new Map<string, Set<string>>();
-    const pair = (p: Pair, owner: string | null, member: string | null) => {
-      if (!owner || !member) return;
-      const key = `${p}\n${owner}`;
-      const set = pairs.get(key) ?? new Set<string>();
-      pairs.set(key, set);
-      set.add(member);
-    };
-    const recent = new Map<string, number>();
-    const remember = (key: string, risk: number) => {
-      if (risk > (recent.get(key) ?? 0)) recent.set(key, risk);
-    };
-    let sdk = false;
-    for (const r of rows) {
-      const age = now - r.created_at;
-      const subnet = subnetKey(r.ip_address);
-      const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
-      for (const [kind, id] of [
-        ['ip', r.ip_address],
-        ['acct', r.account_id],
-        ['dev', r.device_id],
-      ] as const) {
-        if (!id) continue;
-        if (age < MINUTE) add(`vel:${siteId}:${kind}:${id}\n${MINUTE}`);
-        if (age < HOUR) add(`vel:${siteId}:${kind}:${id}\n${HOUR}`);
-      }
-      if (tokenId && age < HOUR) add(`vel:${siteId}:tok:${tokenId}\n${HOUR}`);
-      if (r.event_type === 'login' && subnet) add(`login24:${siteId}:net:${subnet}\n${DAY}`);
-      const failed = r.event_type === 'login' && r.features.includes('"login_succeeded":false');
-      if (failed && age < HOUR) {
-        add(`fail:${siteId}:acct:${r.account_id}\n${HOUR}`);
-        if (r.ip_address) add(`fail:${siteId}:ip:${r.ip_address}\n${HOUR}`);
-        if (subnet) add(`fail:${siteId}:net:${subnet}\n${HOUR}`);
-      }
-      if (failed) {
-        if (subnet) add(`fail24:${siteId}:net:${subnet}\n${DAY}`);
-        pair('sf', subnet, r.account_id);
-        pair('fu', r.ip_address, uaKey(r.user_agent));
-      }
-      if (isSmallPayment(r.payment_hash, r.order_amount)) {
-        for (const [kind, id] of [
-          ['acct', r.account_id],
-          ['dev', r.device_id],
-          ['net', subnet],
-        ] as const) {
-          if (id) add(`small:${siteId}:${kind}:${id}\n${DAY}`);
-        }
-      }
-      if (age < RECENT_RISK_MS) {
-        if (tokenId) remember(`rrisk:${siteId}:tok:${tokenId}`, r.risk_score);
-        if (r.device_id) remember(`rrisk:${siteId}:dev:${r.device_id}`, r.risk_score);
-      }
-      if (
-        !sdk &&
-        tokenId &&
-        r.features.includes('"surface":"server"') &&
-        r.features.includes('"token":"valid"')
-      )
-        sdk = true;
-      pair('ta', tokenId, r.account_id);
-      pair('pi', r.ip_address, r.payment_hash);
-      pair('ps', subnet, r.payment_hash);
-      pair('da', r.device_id, r.account_id);
-      pair('ia', r.ip_address, r.account_id);
-      pair('ap', r.account_id, r.payment_hash);
-      pair('dp', r.device_id, r.payment_hash);
-      pair('ea', emailKey(r.email), r.account_id);
-    }
-    const work: Array<Promise<unknown>> = [];
-    for (const [key, amount] of counts) {
-      const [name, window] = key.split('\n') as [string, string];
-      work.push(h.hit(name, Number(window), amount));
-    }
-    for (const [key, members] of pairs) {
-      const [p, owner] = key.split('\n') as [Pair, string];
-      for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, DAY));
-      work.push(h.hit(`dist:${siteId}:${p}:${owner}`, DAY, members.size));
-    }
-    for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
-    if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
-    await Promise.all(work);
-    await this.rebuildDevices(siteId, now);
-  }
-
-  private async rebuildDevices(siteId: string, now: number): Promise<void> {
-    const rows = await this.ctx.database.db
-      .selectFrom('decisions')
-      .select((eb) => [
-        'device_id',
-        eb.fn.min<number>('created_at').as('first'),
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>(eb.case().when('risk_score', '>=', 60).then(1).else(0).end()).as('bad'),
-      ])
-      .where('site_id', '=', siteId)
-      .where('device_id', '!=', '')
-      .where('created_at', '>=', now - DEVICE_WINDOW)
-      .groupBy('device_id')
-      .limit(REBUILD_LIMIT)
-      .execute();
-    const h = this.ctx.hotState;
-    await Promise.all(
-      rows.flatMap((r) => [
-        this.firstSeen(siteId, r.device_id, now, Number(r.first)),
-        h.hit(`devn:${siteId}:${r.device_id}`, DEVICE_WINDOW, Number(r.n)),
-        Number(r.bad) > 0 ? h.hit(`devbad:${siteId}:${r.device_id}`, DEVICE_WINDOW, Number(r.bad)) : null,
-      ]),
-    );
-  }
-}
-
-const TOKEN_ID = /"token_id":"([^"]+)"/;
-
-/**
- * A payment probe: an event with a payment hash (the backend's view of a payment attempt, so a
- * checkout scored in the browser and again on the server counts once) for less than SMALL_AMOUNT.
- */
-export function isSmallPayment(
-  paymentHash: string | null | undefined,
-  amount: number | null | undefined,
-): boolean {
-  return !!paymentHash && typeof amount === 'number' && amount >= 0 && amount < SMALL_AMOUNT;
-}
-
-/** A short key of a user agent string (FNV-1a, 32 bits) for distinct counts. */
-export function uaKey(ua: string | null | undefined): string {
-  if (!ua) return '';
-  let h = 0x811c9dc5;
-  for (let i = 0; i < ua.length; i++) {
-    h ^= ua.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
-}
-
-/** E-mail key for account fan-out: lower case, +tag removed, dots removed for Gmail. */
-export function emailKey(email: string | null | undefined): string {
-  if (!email) return '';
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return '';
-  let local = email.slice(0, at).trim().toLowerCase();
-  let domain = email
-    .slice(at + 1)
-    .trim()
-    .toLowerCase();
-  if (domain === 'googlemail.com') domain = 'gmail.com';
-  const plus = local.indexOf('+');
-  if (plus > 0) local = local.slice(0, plus);
-  if (domain === 'gmail.com') local = local.replaceAll('.', '');
-  return `${local}@${domain}`;
 }

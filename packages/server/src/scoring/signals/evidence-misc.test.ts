@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDisposableDomain } from '../email-domains.ts';
-import { emailKey } from '../history.ts';
+import { emailKey } from '../history-keys.ts';
 import { baseFeatures } from '../test-fixtures.ts';
 import { email } from './email.ts';
 import { freshness } from './freshness.ts';

@@ -1,0 +1,73 @@
+import type { HotState } from '../state/hot-state.ts';
+
+/** Windows, thresholds and key helpers shared by the history counters and their rebuild. */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+export const DEVICE_WINDOW = 30 * DAY;
+export const REBUILD_LIMIT = 200_000;
+
+/** Recent (evidence) risk is remembered this long per token and device. */
+export const RECENT_RISK_MS = 30 * MINUTE;
+/** A site that sent a valid token from its backend within this window integrates the SDK. */
+export const SDK_SEEN_MS = 7 * DAY;
+/** Amounts below this are "small" (card-testing probes); in the site's currency units. */
+export const SMALL_AMOUNT = 5;
+
+export type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea' | 'ta' | 'sf' | 'fu' | 'pi' | 'ps';
+
+/** The fingerprint token id recorded in a decision's features. */
+export const TOKEN_ID = /"token_id":"([^"]+)"/;
+
+/**
+ * A payment probe: an event with a payment hash (the backend's view of a payment attempt, so a
+ * checkout scored in the browser and again on the server counts once) for less than SMALL_AMOUNT.
+ */
+export function isSmallPayment(
+  paymentHash: string | null | undefined,
+  amount: number | null | undefined,
+): boolean {
+  return !!paymentHash && typeof amount === 'number' && amount >= 0 && amount < SMALL_AMOUNT;
+}
+
+/** A short key of a user agent string (FNV-1a, 32 bits) for distinct counts. */
+export function uaKey(ua: string | null | undefined): string {
+  if (!ua) return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < ua.length; i++) {
+    h ^= ua.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
+
+/** E-mail key for account fan-out: lower case, +tag removed, dots removed for Gmail. */
+export function emailKey(email: string | null | undefined): string {
+  if (!email) return '';
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '';
+  let local = email.slice(0, at).trim().toLowerCase();
+  let domain = email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (domain === 'gmail.com') local = local.replaceAll('.', '');
+  return `${local}@${domain}`;
+}
+
+/** When the device was first seen (kept for three device windows); `at` may lie in the past (rebuild). */
+export async function recordFirstSeen(
+  h: HotState,
+  siteId: string,
+  deviceId: string,
+  at: number,
+): Promise<number> {
+  const key = `devfirst:${siteId}:${deviceId}`;
+  const known = await h.get(key);
+  if (known !== null && Number(known) <= at) return Number(known);
+  await h.set(key, String(at), DEVICE_WINDOW * 3);
+  return at;
+}

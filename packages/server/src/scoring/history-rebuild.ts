@@ -1,0 +1,158 @@
+import type { AppContext } from '../context.ts';
+import {
+  DAY,
+  DEVICE_WINDOW,
+  emailKey,
+  HOUR,
+  isSmallPayment,
+  MINUTE,
+  type Pair,
+  REBUILD_LIMIT,
+  RECENT_RISK_MS,
+  recordFirstSeen,
+  SDK_SEEN_MS,
+  TOKEN_ID,
+  uaKey,
+} from './history-keys.ts';
+import { subnetKey } from './subnet.ts';
+
+/**
+ * Rebuild a site's hot-state counters from the recorded decisions of the last 24 h (device history:
+ * 30 days), so velocity and fan-out survive a restart. Runs once per site and day across processes
+ * (a `rebuilt:` marker in hot state).
+ */
+export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<void> {
+  const h = ctx.hotState;
+  if (!(await h.claimOnce(`rebuilt:${siteId}`, DAY))) return;
+  const now = ctx.now();
+  const db = ctx.database.db;
+  const rows = await db
+    .selectFrom('decisions')
+    .select([
+      'account_id',
+      'ip_address',
+      'device_id',
+      'payment_hash',
+      'email',
+      'event_type',
+      'features',
+      'created_at',
+      'user_agent',
+      'order_amount',
+      'risk_score',
+    ])
+    .where('site_id', '=', siteId)
+    .where('created_at', '>=', now - DAY)
+    .orderBy('created_at', 'desc')
+    .limit(REBUILD_LIMIT)
+    .execute();
+  const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const pairs = new Map<string, Set<string>>();
+  const pair = (p: Pair, owner: string | null, member: string | null) => {
+    if (!owner || !member) return;
+    const key = `${p}\n${owner}`;
+    const set = pairs.get(key) ?? new Set<string>();
+    pairs.set(key, set);
+    set.add(member);
+  };
+  const recent = new Map<string, number>();
+  const remember = (key: string, risk: number) => {
+    if (risk > (recent.get(key) ?? 0)) recent.set(key, risk);
+  };
+  let sdk = false;
+  for (const r of rows) {
+    const age = now - r.created_at;
+    const subnet = subnetKey(r.ip_address);
+    const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
+    for (const [kind, id] of [
+      ['ip', r.ip_address],
+      ['acct', r.account_id],
+      ['dev', r.device_id],
+    ] as const) {
+      if (!id) continue;
+      if (age < MINUTE) add(`vel:${siteId}:${kind}:${id}\n${MINUTE}`);
+      if (age < HOUR) add(`vel:${siteId}:${kind}:${id}\n${HOUR}`);
+    }
+    if (tokenId && age < HOUR) add(`vel:${siteId}:tok:${tokenId}\n${HOUR}`);
+    if (r.event_type === 'login' && subnet) add(`login24:${siteId}:net:${subnet}\n${DAY}`);
+    const failed = r.event_type === 'login' && r.features.includes('"login_succeeded":false');
+    if (failed && age < HOUR) {
+      add(`fail:${siteId}:acct:${r.account_id}\n${HOUR}`);
+      if (r.ip_address) add(`fail:${siteId}:ip:${r.ip_address}\n${HOUR}`);
+      if (subnet) add(`fail:${siteId}:net:${subnet}\n${HOUR}`);
+    }
+    if (failed) {
+      if (subnet) add(`fail24:${siteId}:net:${subnet}\n${DAY}`);
+      pair('sf', subnet, r.account_id);
+      pair('fu', r.ip_address, uaKey(r.user_agent));
+    }
+    if (isSmallPayment(r.payment_hash, r.order_amount)) {
+      for (const [kind, id] of [
+        ['acct', r.account_id],
+        ['dev', r.device_id],
+        ['net', subnet],
+      ] as const) {
+        if (id) add(`small:${siteId}:${kind}:${id}\n${DAY}`);
+      }
+    }
+    if (age < RECENT_RISK_MS) {
+      if (tokenId) remember(`rrisk:${siteId}:tok:${tokenId}`, r.risk_score);
+      if (r.device_id) remember(`rrisk:${siteId}:dev:${r.device_id}`, r.risk_score);
+    }
+    if (
+      !sdk &&
+      tokenId &&
+      r.features.includes('"surface":"server"') &&
+      r.features.includes('"token":"valid"')
+    )
+      sdk = true;
+    pair('ta', tokenId, r.account_id);
+    pair('pi', r.ip_address, r.payment_hash);
+    pair('ps', subnet, r.payment_hash);
+    pair('da', r.device_id, r.account_id);
+    pair('ia', r.ip_address, r.account_id);
+    pair('ap', r.account_id, r.payment_hash);
+    pair('dp', r.device_id, r.payment_hash);
+    pair('ea', emailKey(r.email), r.account_id);
+  }
+  const work: Array<Promise<unknown>> = [];
+  for (const [key, amount] of counts) {
+    const [name, window] = key.split('\n') as [string, string];
+    work.push(h.hit(name, Number(window), amount));
+  }
+  for (const [key, members] of pairs) {
+    const [p, owner] = key.split('\n') as [Pair, string];
+    for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, DAY));
+    work.push(h.hit(`dist:${siteId}:${p}:${owner}`, DAY, members.size));
+  }
+  for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
+  if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
+  await Promise.all(work);
+  await rebuildDevices(ctx, siteId, now);
+}
+
+async function rebuildDevices(ctx: AppContext, siteId: string, now: number): Promise<void> {
+  const rows = await ctx.database.db
+    .selectFrom('decisions')
+    .select((eb) => [
+      'device_id',
+      eb.fn.min<number>('created_at').as('first'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb.case().when('risk_score', '>=', 60).then(1).else(0).end()).as('bad'),
+    ])
+    .where('site_id', '=', siteId)
+    .where('device_id', '!=', '')
+    .where('created_at', '>=', now - DEVICE_WINDOW)
+    .groupBy('device_id')
+    .limit(REBUILD_LIMIT)
+    .execute();
+  const h = ctx.hotState;
+  await Promise.all(
+    rows.flatMap((r) => [
+      recordFirstSeen(h, siteId, r.device_id, Number(r.first)),
+      h.hit(`devn:${siteId}:${r.device_id}`, DEVICE_WINDOW, Number(r.n)),
+      Number(r.bad) > 0 ? h.hit(`devbad:${siteId}:${r.device_id}`, DEVICE_WINDOW, Number(r.bad)) : null,
+    ]),
+  );
+}
