@@ -8,6 +8,8 @@ import { buildRuleset } from '../packages/server/src/rules/ruleset.ts';
 import { seedDecisions } from '../packages/server/src/rules/seed-decisions.ts';
 import { migrate, openDatabase } from '../packages/server/src/storage/db.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
+import { createSite } from '../packages/server/src/workspace/sites.ts';
+import { createWorkspace } from '../packages/server/src/workspace/workspaces.ts';
 
 const EVENTS = Number(process.env.EVENTS ?? 100_000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-backtest-'));
@@ -16,32 +18,19 @@ await ctx.database.close();
 ctx.database = openDatabase({ sqlitePath: path.join(dir, 'warden.db') });
 await migrate(ctx.database);
 const now = Date.now();
-await ctx.database.db
-  .insertInto('workspaces')
-  .values({ id: 'ws', name: 'W', plan: 'pro', demo: 0, created_at: now, updated_at: now })
-  .execute();
-await ctx.database.db
-  .insertInto('sites')
-  .values({
-    id: 'site',
-    workspace_id: 'ws',
-    name: 'S',
-    site_key: 'pk',
-    secret_key_hash: 'h',
-    allowed_origins: '[]',
-    settings: '{}',
-    keys_rotated_at: null,
-    created_at: now,
-    updated_at: now,
-  })
-  .execute();
+const workspace = await createWorkspace(ctx.database.db, { name: 'Bench', plan: 'pro' }, now);
+const { site } = await createSite(
+  ctx.database.db,
+  { workspaceId: workspace.id, name: 'Bench site', allowedOrigins: [] },
+  now,
+);
 let t = performance.now();
-await seedDecisions(ctx.database, 'site', 'ws', EVENTS, now - EVENTS);
+await seedDecisions(ctx.database, site.id, workspace.id, EVENTS, now - EVENTS);
 console.log(`seeded ${EVENTS} decisions in ${Math.round(performance.now() - t)} ms`);
 
 const rules = Array.from({ length: 10 }, (_, i) => ({
   id: `r${i}`,
-  site_id: 'site',
+  site_id: site.id,
   name: `rule_${i}`,
   description: '',
   enabled: 1,
@@ -56,7 +45,7 @@ const rules = Array.from({ length: 10 }, (_, i) => ({
 }));
 t = performance.now();
 const result = await runBacktest(ctx, buildRuleset(rules, []), {
-  siteId: 'site',
+  siteId: site.id,
   from: 0,
   to: now + 1,
   maxEvents: EVENTS,

@@ -7,14 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface DemoCredentials {
-  workspaceId: string;
-  email: string;
-  password: string;
-  siteId: string;
-  siteKey: string;
-  secretKey: string;
-}
+import type { DemoCredentials } from '../../packages/server/src/workspace/demo-seed.ts';
+
+export type { DemoCredentials };
 
 export interface RunningServer {
   baseUrl: string;

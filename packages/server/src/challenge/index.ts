@@ -1,6 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import { sha256Hex } from '../workspace/tokens.ts';
 import { effectiveDifficulty, siteFloor } from './difficulty.ts';
 
 export { parseDifficulty } from './difficulty.ts';
@@ -63,10 +64,6 @@ function body(siteId: string, salt: string, expiresAt: number, difficulty: numbe
 function secretNumber(secret: string, signed: string, maxnumber: number): number {
   const bytes = hmac(secret, `n|${signed}`);
   return bytes.readUIntBE(0, 6) % (maxnumber + 1);
-}
-
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 function parseId(id: string): ParsedId | undefined {

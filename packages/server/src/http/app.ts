@@ -22,7 +22,12 @@ export const REDACTED_PATHS = [
   '*.refreshToken',
 ];
 
-export async function buildApp(ctx: AppContext): Promise<App> {
+/**
+ * The bare Fastify instance every Warden app starts from: logger, limits, proxy trust, request ids,
+ * JSON-only body parsing and the one error handler. `buildApp` adds the docs and every route area;
+ * tests that mount one area alone start here too.
+ */
+export function createFastify(ctx: AppContext): App {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: MANAGEMENT_BODY_LIMIT,
@@ -41,6 +46,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
   installBodyParsing(app);
   installErrorHandling(app);
+  return app;
+}
+
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = createFastify(ctx);
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, errorBody } from '../errors.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
+import { parseOrigins } from '../workspace/sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
 /**
@@ -27,15 +28,6 @@ export interface ScoringSite {
 declare module 'fastify' {
   interface FastifyRequest {
     scoringSite?: ScoringSite;
-  }
-}
-
-export function parseOrigins(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { ListKind, ListsTable, RulesTable } from '../storage/rules-schema.ts';
 import { compileExpression } from './cel.ts';
 import { entryError, normaliseEntry } from './lists.ts';
@@ -45,19 +45,56 @@ export function listView(row: ListsTable) {
 }
 
 /** 400 with the CEL error when the expression does not compile, and the effect rules. */
+/** What is wrong with a rule's expression and effect, with paths under `prefix` (`body`, `body.rules.3`). */
+export function ruleProblems(
+  rule: { expression: string; score: number | null; action: string | null },
+  prefix = 'body',
+): ErrorDetail[] {
+  const compiled = compileExpression(rule.expression, `${prefix}.expression`);
+  const problems = compiled.ok ? [] : [...compiled.details];
+  if (rule.score === null && rule.action === null) {
+    problems.push({ path: `${prefix}.score`, message: 'score or action is required' });
+  }
+  return problems;
+}
+
+/** 400 with the CEL error when the expression does not compile, else when the rule has no effect. */
 export function checkRule(rule: { expression: string; score: number | null; action: string | null }): void {
-  const compiled = compileExpression(rule.expression);
-  if (!compiled.ok)
+  const problems = ruleProblems(rule);
+  const expression = problems.filter((p) => p.path.endsWith('.expression'));
+  if (expression.length > 0) {
     throw new ApiError(
       'validation_failed',
-      `The expression does not compile: ${compiled.details[0]?.message}`,
-      compiled.details,
+      `The expression does not compile: ${expression[0]?.message}`,
+      expression,
     );
-  if (rule.score === null && rule.action === null) {
-    throw new ApiError('validation_failed', 'A rule needs a score, an action or both.', [
-      { path: 'body.score', message: 'score or action is required' },
-    ]);
   }
+  if (problems.length > 0)
+    throw new ApiError('validation_failed', 'A rule needs a score, an action or both.', problems);
+}
+
+/** A rules row from the fields of a create body (saved rules and backtest drafts alike). */
+export function newRuleRow(
+  siteId: string,
+  body: Static<typeof RuleCreateBody>,
+  id: string,
+  now: number,
+): RulesTable {
+  return {
+    id,
+    site_id: siteId,
+    name: body.name,
+    description: body.description ?? '',
+    enabled: body.enabled === false ? 0 : 1,
+    mode: body.mode ?? 'live',
+    event_types: JSON.stringify(body.eventTypes ?? []),
+    expression: body.expression,
+    score: body.score ?? null,
+    action: body.action ?? null,
+    priority: body.priority ?? 0,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 async function nameTaken(
@@ -77,8 +114,7 @@ async function nameTaken(
 }
 
 export async function createRule(ctx: AppContext, siteId: string, body: Static<typeof RuleCreateBody>) {
-  const rule = { score: body.score ?? null, action: body.action ?? null, expression: body.expression };
-  checkRule(rule);
+  checkRule({ score: body.score ?? null, action: body.action ?? null, expression: body.expression });
   const { db } = ctx.database;
   const count = await db
     .selectFrom('rules')
@@ -90,21 +126,7 @@ export async function createRule(ctx: AppContext, siteId: string, body: Static<t
   if (await nameTaken(ctx, 'rules', siteId, body.name))
     throw new ApiError('conflict', `A rule named "${body.name}" exists on this site.`);
   const now = ctx.now();
-  const row: RulesTable = {
-    id: `rule_${randomBytes(10).toString('hex')}`,
-    site_id: siteId,
-    name: body.name,
-    description: body.description ?? '',
-    enabled: body.enabled === false ? 0 : 1,
-    mode: body.mode ?? 'live',
-    event_types: JSON.stringify(body.eventTypes ?? []),
-    expression: body.expression,
-    score: rule.score,
-    action: rule.action,
-    priority: body.priority ?? 0,
-    created_at: now,
-    updated_at: now,
-  };
+  const row = newRuleRow(siteId, body, `rule_${randomBytes(10).toString('hex')}`, now);
   await db.insertInto('rules').values(row).execute();
   ruleStore(ctx).invalidate(siteId);
   return row;

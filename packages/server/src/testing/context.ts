@@ -99,6 +99,11 @@ export async function createTestApp(options: TestContextOptions = {}): Promise<T
   const ctx = await createTestContext(options);
   const app = await buildApp(ctx);
   await app.ready();
+  return testAppOf(app, ctx);
+}
+
+/** A ready app with its context, closed together. */
+export function testAppOf(app: App, ctx: AppContext): TestApp {
   return {
     app,
     ctx,

@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from '../http/body.ts';
-import { installErrorHandling } from '../http/errors.ts';
+import { createFastify } from '../http/app.ts';
 import { type ScoringServices, scoringApi } from '../http/routes/scoring.ts';
 import { productionScoringServices } from '../http/routes/scoring-area.ts';
 import type { EngineResult, ScoringEngine, ScoringInput } from '../scoring/engine-types.ts';
-import { createTestContext, type TestApp, type TestContextOptions } from './context.ts';
+import { createTestContext, type TestApp, type TestContextOptions, testAppOf } from './context.ts';
 
 /**
  * The scoring routes on their own Fastify app with injectable services (same body parsing, error
@@ -16,26 +12,11 @@ export async function createScoringTestApp(
   options: TestContextOptions & { services?: Partial<ScoringServices> } = {},
 ): Promise<TestApp> {
   const ctx = await createTestContext(options);
-  const app = Fastify({
-    loggerInstance: ctx.logger as FastifyBaseLogger,
-    bodyLimit: MANAGEMENT_BODY_LIMIT,
-    trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
-    genReqId: () => randomUUID(),
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  installBodyParsing(app);
-  installErrorHandling(app);
+  const app = createFastify(ctx);
   const services = { ...productionScoringServices(ctx), ...options.services };
   await app.register(async (scope) => scoringApi(scope, ctx, services));
   await app.ready();
-  return {
-    app,
-    ctx,
-    async close() {
-      await app.close();
-      await ctx.hotState.close();
-      await ctx.database.close();
-    },
-  };
+  return testAppOf(app, ctx);
 }
 
 /** A predictable engine: the score is `context.order_amount` (default 10), one signal explains it. */

@@ -6,7 +6,9 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import type { Plan, Role } from '../workspace/permissions.ts';
+import { createSite as createSite_ } from '../workspace/sites.ts';
 import { issueAccessToken, sha256Hex } from '../workspace/tokens.ts';
+import { createWorkspace } from '../workspace/workspaces.ts';
 import { enqueueDecisionCreated } from './outbox.ts';
 import { newWebhookSecret } from './signer.ts';
 
@@ -15,30 +17,16 @@ export interface SiteFixture {
   siteId: string;
 }
 
+/** A workspace of `plan` with one site, through the workspace repositories. */
 export async function createSite(database: Database, plan: Plan = 'pro', demo = false): Promise<SiteFixture> {
   const now = Date.now();
-  const workspaceId = randomUUID();
-  const siteId = randomUUID();
-  await database.db
-    .insertInto('workspaces')
-    .values({ id: workspaceId, name: 'Shop', plan, demo: demo ? 1 : 0, created_at: now, updated_at: now })
-    .execute();
-  await database.db
-    .insertInto('sites')
-    .values({
-      id: siteId,
-      workspace_id: workspaceId,
-      name: 'shop',
-      site_key: `pk_${randomBytes(12).toString('hex')}`,
-      secret_key_hash: sha256Hex(randomUUID()),
-      allowed_origins: '[]',
-      settings: '{}',
-      keys_rotated_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return { workspaceId, siteId };
+  const workspace = await createWorkspace(database.db, { name: 'Shop', plan, demo }, now);
+  const { site } = await createSite_(
+    database.db,
+    { workspaceId: workspace.id, name: 'shop', allowedOrigins: [] },
+    now,
+  );
+  return { workspaceId: workspace.id, siteId: site.id };
 }
 
 export async function setPlan(database: Database, workspaceId: string, plan: Plan): Promise<void> {

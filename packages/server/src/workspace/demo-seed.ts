@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../storage/db.ts';
 import { originProblem } from './origins.ts';
 import { hashPassword } from './passwords.ts';
-import { createSite, findSite, updateSite } from './sites.ts';
+import { createSite, findSite, parseOrigins, updateSite } from './sites.ts';
 import { createUser, findUserByEmail } from './users.ts';
 import { addMembership, createWorkspace } from './workspaces.ts';
 
@@ -119,7 +119,7 @@ async function allowOrigins(deps: DemoSeedDeps, siteId: string, origins: string[
   const db = deps.database.db;
   const site = await findSite(db, siteId);
   if (!site) return; // the operator deleted the demo site: respect that
-  const current = JSON.parse(site.allowed_origins) as string[];
+  const current = parseOrigins(site.allowed_origins);
   const missing = origins.filter((o) => !current.includes(o));
   if (missing.length === 0) return;
   await updateSite(db, site, { allowedOrigins: [...current, ...missing] }, deps.now());

@@ -52,9 +52,14 @@ export function siteView(row: SitesTable): SiteView {
   };
 }
 
-function parseOrigins(text: string): string[] {
-  const value: unknown = JSON.parse(text);
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+/** The `allowed_origins` column as a list (a damaged value reads as no origins: nothing is allowed). */
+export function parseOrigins(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function parseSettings(text: string): SiteSettings {
