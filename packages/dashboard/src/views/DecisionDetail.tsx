@@ -1,0 +1,141 @@
+import { api } from '../api/client.ts';
+import type { DecisionDetail } from '../api/types.ts';
+import { useApp } from '../app-state.tsx';
+import { ClusterSummary } from '../components/ClusterSummary.tsx';
+import { Link } from '../components/Link.tsx';
+import { Pill } from '../components/Pill.tsx';
+import { SignalBars } from '../components/SignalBars.tsx';
+import { ErrorMessage, Loading } from '../components/Status.tsx';
+import { useAction } from '../hooks/useAction.ts';
+import { useAsync } from '../hooks/useAsync.ts';
+import { formatDateTime, formatMs, formatNumber } from '../lib/format.ts';
+import { href } from '../lib/router.ts';
+
+function Facts({ d }: { d: DecisionDetail }) {
+  const rows: Array<[string, string]> = [
+    ['Time', formatDateTime(d.createdAt)],
+    ['Event', d.eventType.replace(/_/g, ' ')],
+    ['Account', d.accountId],
+    ['E-mail', d.email ?? '–'],
+    ['IP address', d.ipAddress || '–'],
+    ['Device id', d.deviceId || '– (no device evidence)'],
+    ['User agent', d.userAgent || '–'],
+    ['Order amount', d.orderAmount === null ? '–' : formatNumber(d.orderAmount, 2)],
+    ['Payment hash', d.paymentHash ?? '–'],
+    ['Promo code', d.promoCode ?? '–'],
+    ['Risk level', d.riskLevel],
+    ['Scoring time', formatMs(d.decisionMs)],
+    ['Rule set', d.rulesetVersion],
+    ['Decision id', d.id],
+  ];
+  return (
+    <dl className="facts">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function LabelButtons({ d, onLabeled }: { d: DecisionDetail; onLabeled: (d: DecisionDetail) => void }) {
+  const app = useApp();
+  const allowed = app.can('decisions.label');
+  const { execute, busy, error } = useAction(async (label: 'fraud' | 'legit') => {
+    onLabeled(await api.post<DecisionDetail>(`/api/decisions/${encodeURIComponent(d.id)}/label`, { label }));
+  });
+  return (
+    <div className="label-buttons">
+      <span>
+        Label: <Pill value={d.label} />
+        {d.labeledAt ? <span className="muted"> {formatDateTime(d.labeledAt)}</span> : null}
+      </span>
+      {allowed ? (
+        <>
+          <button
+            type="button"
+            className="button danger-outline"
+            aria-pressed={d.label === 'fraud'}
+            disabled={busy}
+            onClick={() => execute('fraud')}
+          >
+            Mark fraud
+          </button>
+          <button
+            type="button"
+            className="button success-outline"
+            aria-pressed={d.label === 'legit'}
+            disabled={busy}
+            onClick={() => execute('legit')}
+          >
+            Mark legit
+          </button>
+        </>
+      ) : (
+        <span className="muted">Viewers cannot label decisions.</span>
+      )}
+      <ErrorMessage error={error} title="Label not saved" />
+    </div>
+  );
+}
+
+export function DecisionDetailView({ id }: { id: string }) {
+  const state = useAsync(
+    (signal) => api.get<DecisionDetail>(`/api/decisions/${encodeURIComponent(id)}`, undefined, signal),
+    [id],
+  );
+  const d = state.data;
+  return (
+    <section>
+      <p className="breadcrumbs">
+        <Link href={href('decisions')}>Decisions</Link> / <span>{id}</span>
+      </p>
+      {state.loading && !d ? <Loading label="Loading the decision…" /> : null}
+      <ErrorMessage error={state.error} title="Could not load the decision" />
+      {d ? (
+        <>
+          <div className="decision-head">
+            <h1>
+              Score <span data-testid="headline-score">{formatNumber(d.riskScore)}</span>
+            </h1>
+            <Pill value={d.classification} />
+            <Pill value={d.action} />
+            <Pill value={d.riskLevel} kind={`level-${d.riskLevel}`} />
+          </div>
+          <LabelButtons d={d} onLabeled={(next) => state.setData(next)} />
+          <div className="grid-2 grid-detail">
+            <div className="card">
+              <h2>Signals</h2>
+              <SignalBars signals={d.signals} riskScore={d.riskScore} />
+            </div>
+            <div className="card">
+              <h2>Event</h2>
+              <Facts d={d} />
+            </div>
+          </div>
+          <div className="card">
+            <h2>Identity cluster</h2>
+            <ClusterSummary identity={d.response.identity} />
+          </div>
+          <div className="card">
+            <h2>Evidence and features</h2>
+            <details>
+              <summary>Evidence (as received)</summary>
+              <pre className="json">{JSON.stringify(d.evidence, null, 2)}</pre>
+            </details>
+            <details>
+              <summary>Features (what the engine computed)</summary>
+              <pre className="json">{JSON.stringify(d.features, null, 2)}</pre>
+            </details>
+            <details>
+              <summary>Response (the decision as answered)</summary>
+              <pre className="json">{JSON.stringify(d.response, null, 2)}</pre>
+            </details>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

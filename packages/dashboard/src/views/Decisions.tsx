@@ -1,0 +1,378 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../api/client.ts';
+import {
+  ACTIONS,
+  CLASSIFICATIONS,
+  type DecisionPage,
+  type DecisionSummary,
+  EVENT_TYPES,
+  type Site,
+} from '../api/types.ts';
+import { Field } from '../components/Field.tsx';
+import { Link } from '../components/Link.tsx';
+import { Pill } from '../components/Pill.tsx';
+import { RequireSite } from '../components/RequireSite.tsx';
+import { Select } from '../components/Select.tsx';
+import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
+import { Table } from '../components/Table.tsx';
+import { useInterval } from '../hooks/useInterval.ts';
+import { formatDateTime, formatNumber, fromLocalInput, userTimeZone } from '../lib/format.ts';
+import { mergeNewest, pollNewest } from '../lib/live.ts';
+import { href } from '../lib/router.ts';
+
+export interface Filters {
+  eventType: string;
+  classification: string;
+  action: string;
+  from: string;
+  to: string;
+  accountId: string;
+  ip: string;
+  deviceId: string;
+}
+
+const EMPTY: Filters = {
+  eventType: '',
+  classification: '',
+  action: '',
+  from: '',
+  to: '',
+  accountId: '',
+  ip: '',
+  deviceId: '',
+};
+const POLL_MS = 4000;
+const PAGE = 50;
+/** Pages one poll may follow before it gives up and offers a reload instead. */
+const MAX_POLL_PAGES = 5;
+
+function filtersFromUrl(): Filters {
+  const params = new URLSearchParams(location.search);
+  const out = { ...EMPTY };
+  for (const key of Object.keys(EMPTY) as (keyof Filters)[]) out[key] = params.get(key) ?? '';
+  return out;
+}
+
+function query(siteId: string, f: Filters) {
+  return {
+    siteId,
+    limit: PAGE,
+    eventType: f.eventType,
+    classification: f.classification,
+    action: f.action,
+    accountId: f.accountId.trim(),
+    ip: f.ip.trim(),
+    deviceId: f.deviceId.trim(),
+    from: fromLocalInput(f.from),
+    to: fromLocalInput(f.to),
+  };
+}
+
+function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Field id={id} label={label}>
+      <Select id={id} value={value} options={options} none="Any" onChange={onChange} />
+    </Field>
+  );
+}
+
+function FilterText({
+  id,
+  label,
+  value,
+  onChange,
+  type = 'text',
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+}) {
+  return (
+    <Field id={id} label={label}>
+      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />
+    </Field>
+  );
+}
+
+export function DecisionTable({ items, fresh }: { items: DecisionSummary[]; fresh?: ReadonlySet<string> }) {
+  return (
+    <Table
+      className="decisions-table"
+      columns={[
+        'Time',
+        'Event',
+        'Account',
+        'IP',
+        { label: 'Score', numeric: true },
+        'Classification',
+        'Action',
+        'Label',
+      ]}
+    >
+      {items.map((d) => (
+        <tr key={d.id} className={fresh?.has(d.id) ? 'fresh' : undefined} data-decision-id={d.id}>
+          <td>
+            <Link href={href('decisions', d.id)}>{formatDateTime(d.createdAt)}</Link>
+          </td>
+          <td>{d.eventType.replace(/_/g, ' ')}</td>
+          <td className="truncate" title={d.accountId}>
+            {d.accountId}
+          </td>
+          <td className="mono">{d.ipAddress || '–'}</td>
+          <td className="num">{formatNumber(d.riskScore)}</td>
+          <td>
+            <Pill value={d.classification} />
+          </td>
+          <td>
+            <Pill value={d.action} />
+          </td>
+          <td>
+            <Pill value={d.label} />
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function DecisionList({ site }: { site: Site }) {
+  const [draft, setDraft] = useState<Filters>(filtersFromUrl);
+  const [filters, setFilters] = useState<Filters>(draft);
+  const [items, setItems] = useState<DecisionSummary[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [live, setLive] = useState(true);
+  const [liveError, setLiveError] = useState<unknown>(null);
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  // Filters start folded on small screens.
+  const [wide] = useState(() => window.matchMedia('(min-width: 761px)').matches);
+  // More decisions arrived than one poll may page through: at least this many (live stops).
+  const [overflow, setOverflow] = useState<number | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const polling = useRef(false);
+  // Bumped by every fresh load, so a poll that started before it does not merge into the new list.
+  const epoch = useRef(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` asks for the first page again
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    setError(null);
+    setOverflow(null);
+    setFresh(new Set());
+    epoch.current++;
+    api.get<DecisionPage>('/api/decisions', query(site.id, filters), controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setItems(page.items);
+        setCursor(page.nextCursor);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(err);
+        setLoading(false);
+      },
+    );
+    return () => controller.abort();
+  }, [site.id, filters, reloads]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await api.get<DecisionPage>('/api/decisions', { ...query(site.id, filters), cursor });
+      setItems((old) => [...old, ...page.items.filter((d) => !old.some((o) => o.id === d.id))]);
+      setCursor(page.nextCursor);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  // Live: ask for decisions since the newest one shown, page through them until one already shown
+  // (so a burst of more than a page leaves no gap) and put the new ones on top.
+  const poll = useCallback(async () => {
+    if (polling.current) return;
+    polling.current = true;
+    const started = epoch.current;
+    const newest = itemsRef.current[0];
+    const q = query(site.id, filters);
+    const since = newest ? newest.createdAt : q.from;
+    try {
+      const result = await pollNewest(
+        (cursor) =>
+          api.get<DecisionPage>('/api/decisions', { ...q, from: since, ...(cursor ? { cursor } : {}) }),
+        new Set(itemsRef.current.map((d) => d.id)),
+        MAX_POLL_PAGES,
+      );
+      if (epoch.current !== started) return;
+      setLiveError(null);
+      if (result.kind === 'overflow') {
+        setOverflow(result.atLeast);
+        return;
+      }
+      if (result.added.length === 0) return;
+      setItems((old) => mergeNewest(old, result.added));
+      setFresh(new Set(result.added.map((d) => d.id)));
+    } catch (err) {
+      setLiveError(err);
+    } finally {
+      polling.current = false;
+    }
+  }, [site.id, filters]);
+  const liveAllowed = filters.to === '';
+  useInterval(poll, POLL_MS, live && liveAllowed && !loading && !error && overflow === null);
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(draft)) if (v) params.set(k, v);
+    const qs = params.toString();
+    history.replaceState(null, '', qs ? `${location.pathname}?${qs}` : location.pathname);
+  };
+  const reset = () => {
+    setDraft(EMPTY);
+    setFilters(EMPTY);
+    history.replaceState(null, '', location.pathname);
+  };
+  const active = Object.values(filters).filter((v) => v !== '').length;
+  const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+
+  return (
+    <>
+      <details className="filters-panel" open={wide}>
+        <summary>Filters{active > 0 ? ` (${active} set)` : ''}</summary>
+        <form className="filters" onSubmit={apply} aria-label="Filter decisions">
+          <FilterSelect
+            id="f-event"
+            label="Event type"
+            value={draft.eventType}
+            options={EVENT_TYPES}
+            onChange={set('eventType')}
+          />
+          <FilterSelect
+            id="f-class"
+            label="Classification"
+            value={draft.classification}
+            options={CLASSIFICATIONS}
+            onChange={set('classification')}
+          />
+          <FilterSelect
+            id="f-action"
+            label="Action"
+            value={draft.action}
+            options={ACTIONS}
+            onChange={set('action')}
+          />
+          <FilterText
+            id="f-from"
+            label="From"
+            type="datetime-local"
+            value={draft.from}
+            onChange={set('from')}
+          />
+          <FilterText id="f-to" label="To" type="datetime-local" value={draft.to} onChange={set('to')} />
+          <FilterText id="f-account" label="Account" value={draft.accountId} onChange={set('accountId')} />
+          <FilterText id="f-ip" label="IP address" value={draft.ip} onChange={set('ip')} />
+          <FilterText id="f-device" label="Device id" value={draft.deviceId} onChange={set('deviceId')} />
+          <div className="filter-buttons">
+            <button type="submit" className="button primary">
+              Apply
+            </button>
+            <button type="button" className="button secondary" onClick={reset}>
+              Reset
+            </button>
+          </div>
+        </form>
+      </details>
+      <div className="toolbar">
+        <span
+          className={`live-indicator${live && liveAllowed && overflow === null ? ' on' : ''}`}
+          role="status"
+          aria-live="polite"
+        >
+          <span className="dot" aria-hidden="true" />
+          {!liveAllowed
+            ? 'Live off (a "To" time is set)'
+            : overflow !== null
+              ? 'Live stopped (reload)'
+              : live
+                ? 'Live'
+                : 'Paused'}
+        </span>
+        <button
+          type="button"
+          className="button small secondary"
+          aria-pressed={!live}
+          onClick={() => setLive((l) => !l)}
+          disabled={!liveAllowed}
+        >
+          {live ? 'Pause' : 'Resume'}
+        </button>
+        <span className="muted">Times in {userTimeZone()}</span>
+      </div>
+      {liveError ? <ErrorMessage error={liveError} title="Live update failed" /> : null}
+      {overflow !== null ? (
+        <div className="status status-info live-overflow" role="status">
+          <strong>{formatNumber(overflow)}+ new decisions</strong> — more than live updates fetch at once.{' '}
+          <button type="button" className="button small" onClick={() => setReloads((n) => n + 1)}>
+            Reload
+          </button>
+        </div>
+      ) : null}
+      {loading ? (
+        <Loading label="Loading decisions…" />
+      ) : error ? (
+        <ErrorMessage error={error} title="Could not load decisions" />
+      ) : items.length === 0 ? (
+        <Empty>
+          No decisions match. New ones appear here as they are made (open the /demo shop to make some).
+        </Empty>
+      ) : (
+        <>
+          <DecisionTable items={items} fresh={fresh} />
+          <div className="pager">
+            <span className="muted">{formatNumber(items.length)} shown</span>
+            {cursor ? (
+              <button type="button" className="button secondary" onClick={loadMore} disabled={loadingMore}>
+                {loadingMore ? 'Loading…' : 'Load older'}
+              </button>
+            ) : (
+              <span className="muted">End of the list</span>
+            )}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+export function DecisionsView() {
+  return (
+    <section>
+      <h1>Decisions</h1>
+      <RequireSite>{(site) => <DecisionList key={site.id} site={site} />}</RequireSite>
+    </section>
+  );
+}

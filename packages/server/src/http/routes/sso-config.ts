@@ -1,0 +1,81 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { findSsoConfig, saveSsoConfig, ssoConfigView } from '../../sso/config-store.ts';
+import { spEndpoints } from '../../sso/endpoints.ts';
+import { resolveSsoSettings } from '../../sso/settings-input.ts';
+import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
+import { assertValid, authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from './sso-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
+
+/**
+ * GET/PUT /api/workspaces/{id}/sso: the workspace's SAML identity provider. Owner only, Enterprise
+ * plan (demo exempt). Order (SPEC §10): 401 → 404 → 403 → 402 → 400.
+ */
+export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> {
+  const db = ctx.database.db;
+  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const tags = ['sso'];
+
+  /** The workspace id once the caller passed the checks, in the order above (401 is the hook's). */
+  async function ownerWorkspaceId(request: FastifyRequest, id: string): Promise<string> {
+    const access = await requireWorkspace(ctx, principalOf(request), id, 'sso.manage');
+    requirePlan(access, 'sso');
+    assertValid(request);
+    return access.workspace.id;
+  }
+
+  const view = (workspaceId: string, row: SsoConfigsTable | undefined) =>
+    ssoConfigView(workspaceId, row, spEndpoints(ctx.config.publicUrl, workspaceId));
+
+  app.get(
+    '/api/workspaces/:id/sso',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Single sign-on configuration of a workspace (owner, Enterprise)',
+        description:
+          'Unconfigured: `configured: false`, empty strings, `defaultRole: "viewer"`. `sp` holds the ' +
+          'values to enter at the identity provider.',
+        security: bearer,
+        params: WorkspaceParams,
+        response: { 200: Envelope(SsoConfigSchema) },
+      },
+    },
+    async (request) => {
+      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      return ok(view(workspaceId, await findSsoConfig(db, workspaceId)));
+    },
+  );
+
+  app.put(
+    '/api/workspaces/:id/sso',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Configure single sign-on (owner, Enterprise)',
+        description:
+          'Replaces the configuration. With `metadataXml`, entity id, SSO URL and certificate come ' +
+          'from the metadata. Enabling needs all three. Bad certificate or metadata: 400 with details.',
+        security: bearer,
+        params: WorkspaceParams,
+        body: SsoConfigBody,
+        response: { 200: Envelope(SsoConfigSchema) },
+      },
+    },
+    async (request) => {
+      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      const settings = await resolveSsoSettings(request.body);
+      const row = await saveSsoConfig(db, workspaceId, settings, ctx.now());
+      request.log.info(
+        { workspaceId, enabled: settings.enabled, ssoRequired: settings.ssoRequired },
+        'SSO configuration saved',
+      );
+      return ok(view(workspaceId, row));
+    },
+  );
+}

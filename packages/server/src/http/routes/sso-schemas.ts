@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox';
+import { IdSchema, RoleSchema } from './workspace-schemas.ts';
+
+/** TypeBox schemas of the single sign-on routes (a contract with the dashboard). */
+
+export const WorkspaceParams = Type.Object({ id: IdSchema });
+export const SamlParams = Type.Object({ workspaceId: IdSchema });
+
+export const SsoConfigBody = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    idpEntityId: Type.Optional(Type.String({ maxLength: 1024, description: 'The IdP entity id (Issuer).' })),
+    ssoUrl: Type.Optional(
+      Type.String({ maxLength: 2048, description: 'IdP single sign-on URL (HTTP-Redirect), http or https.' }),
+    ),
+    idpCertificate: Type.Optional(
+      Type.String({ maxLength: 16_384, description: 'IdP signing certificate: PEM or bare base64 X.509.' }),
+    ),
+    metadataXml: Type.Optional(
+      Type.String({
+        maxLength: 90_000,
+        description:
+          'IdP metadata XML. When given, entity id, SSO URL (HTTP-Redirect) and signing certificate are taken from it.',
+      }),
+    ),
+    defaultRole: RoleSchema,
+    ssoRequired: Type.Boolean({
+      description: 'Refuse password login to non-owner members (owners keep it as break-glass).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SsoConfigSchema = Type.Object({
+  workspaceId: Type.String(),
+  configured: Type.Boolean(),
+  enabled: Type.Boolean(),
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  idpCertificate: Type.String(),
+  defaultRole: RoleSchema,
+  ssoRequired: Type.Boolean(),
+  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  sp: Type.Object({
+    entityId: Type.String(),
+    acsUrl: Type.String(),
+    metadataUrl: Type.String(),
+    loginUrl: Type.String(),
+  }),
+});
+
+/** The ACS form fields (application/x-www-form-urlencoded). */
+export const AcsBody = Type.Object({
+  SAMLResponse: Type.String({ minLength: 1 }),
+  RelayState: Type.Optional(Type.String()),
+});

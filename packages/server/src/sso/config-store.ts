@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../storage/db.ts';
+import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import type { Role } from '../workspace/permissions.ts';
+import type { SpEndpoints } from './endpoints.ts';
+
+/** The workspace's SSO settings as stored (after validation and metadata parsing). */
+export interface SsoSettings {
+  enabled: boolean;
+  idpEntityId: string;
+  ssoUrl: string;
+  idpCertificate: string;
+  defaultRole: Role;
+  ssoRequired: boolean;
+}
+
+/** The answer of GET/PUT /api/workspaces/{id}/sso (a contract with the dashboard). */
+export interface SsoConfigView extends SsoSettings {
+  workspaceId: string;
+  configured: boolean;
+  updatedAt: string | null;
+  sp: SpEndpoints;
+}
+
+export async function findSsoConfig(
+  db: Kysely<DB>,
+  workspaceId: string,
+): Promise<SsoConfigsTable | undefined> {
+  return db.selectFrom('sso_configs').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+}
+
+/** Create or replace the workspace's configuration. */
+export async function saveSsoConfig(
+  db: Kysely<DB>,
+  workspaceId: string,
+  settings: SsoSettings,
+  now: number,
+): Promise<SsoConfigsTable> {
+  const values = {
+    enabled: settings.enabled ? 1 : 0,
+    idp_entity_id: settings.idpEntityId,
+    sso_url: settings.ssoUrl,
+    idp_certificate: settings.idpCertificate,
+    default_role: settings.defaultRole,
+    sso_required: settings.ssoRequired ? 1 : 0,
+    updated_at: now,
+  };
+  await db
+    .insertInto('sso_configs')
+    .values({ workspace_id: workspaceId, created_at: now, ...values })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet(values))
+    .execute();
+  const row = await findSsoConfig(db, workspaceId);
+  if (!row) throw new Error('SSO configuration vanished after saving');
+  return row;
+}
+
+export function settingsOf(row: SsoConfigsTable | undefined): SsoSettings {
+  return {
+    enabled: row?.enabled === 1,
+    idpEntityId: row?.idp_entity_id ?? '',
+    ssoUrl: row?.sso_url ?? '',
+    idpCertificate: row?.idp_certificate ?? '',
+    defaultRole: row?.default_role ?? 'viewer',
+    ssoRequired: row?.sso_required === 1,
+  };
+}
+
+export function ssoConfigView(
+  workspaceId: string,
+  row: SsoConfigsTable | undefined,
+  sp: SpEndpoints,
+): SsoConfigView {
+  return {
+    workspaceId,
+    configured: row !== undefined,
+    ...settingsOf(row),
+    updatedAt: row ? new Date(row.updated_at).toISOString() : null,
+    sp,
+  };
+}

@@ -1,0 +1,42 @@
+import type { AppContext } from '../context.ts';
+import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import { type Session, startSession } from '../workspace/sessions.ts';
+import { spEndpoints } from './endpoints.ts';
+import { type ProvisionedUser, provisionSsoUser } from './provision.ts';
+import { claimAssertion, purgeUsedAssertions } from './replay.ts';
+import { samlClient } from './saml-client.ts';
+import { SamlRefusal, verifySamlResponse } from './saml-response.ts';
+
+export interface SsoSignIn extends ProvisionedUser {
+  session: Session;
+}
+
+/**
+ * A SAMLResponse posted to the workspace's ACS, all the way to a session: verify it, accept its
+ * assertion id once, provision the user just in time, and open a session scoped to the workspace.
+ * Throws SamlRefusal (the reason can be shown) when the response is not acceptable.
+ */
+export async function signInWithSamlResponse(
+  ctx: AppContext,
+  config: SsoConfigsTable,
+  samlResponse: string,
+): Promise<SsoSignIn> {
+  const db = ctx.database.db;
+  const workspaceId = config.workspace_id;
+  const sp = spEndpoints(ctx.config.publicUrl, workspaceId);
+  const now = ctx.now();
+  const assertion = await verifySamlResponse(
+    samlClient(config, sp, ctx.hotState),
+    samlResponse,
+    config,
+    sp,
+    now,
+  );
+  await purgeUsedAssertions(db, now);
+  if (!(await claimAssertion(db, workspaceId, assertion.assertionId, assertion.expiresAt, now))) {
+    throw new SamlRefusal('assertion already used');
+  }
+  const provisioned = await provisionSsoUser(db, workspaceId, assertion.email, config.default_role, now);
+  const session = await startSession(db, ctx.secret, provisioned.user.id, workspaceId, now);
+  return { ...provisioned, session };
+}

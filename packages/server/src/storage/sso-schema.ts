@@ -1,0 +1,32 @@
+/** Tables of single sign-on (migration 007). */
+
+/** One SAML identity provider per workspace. */
+export interface SsoConfigsTable {
+  workspace_id: string;
+  /** 0/1 */
+  enabled: number;
+  /** The IdP's entity id: the expected `Issuer` of its responses. */
+  idp_entity_id: string;
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  sso_url: string;
+  /** The IdP's signing certificate, PEM. */
+  idp_certificate: string;
+  default_role: 'owner' | 'analyst' | 'viewer';
+  /** 0/1: password login refused to non-owner members. */
+  sso_required: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Assertion ids already accepted (single use), kept until the assertion would have expired anyway. */
+export interface SsoUsedAssertionsTable {
+  workspace_id: string;
+  assertion_id: string;
+  used_at: number;
+  expires_at: number;
+}
+
+export interface SsoTables {
+  sso_configs: SsoConfigsTable;
+  sso_used_assertions: SsoUsedAssertionsTable;
+}
