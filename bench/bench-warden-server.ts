@@ -3,21 +3,24 @@ import { buildApp } from '../packages/server/src/http/app.ts';
 import { closeContext, createContext } from '../packages/server/src/main.ts';
 import { createSite } from '../packages/server/src/workspace/sites.ts';
 import { createWorkspace } from '../packages/server/src/workspace/workspaces.ts';
+import { createBenchRules } from './bench-rules.ts';
 
 /**
  * The benchmarked Warden: the real app on an embedded SQLite database in WARDEN_DATA_DIR, one seeded
- * Pro site, the server rate limit raised by the parent through WARDEN_RATE_SERVER_PER_SECOND.
+ * Pro site (with WARDEN_BENCH_RULES custom rules), the server rate limit raised by the parent
+ * through WARDEN_RATE_SERVER_PER_SECOND.
  * Reports peak RSS and the recorded decision_ms distribution over IPC.
  */
 const config = loadConfig({ ...process.env, WARDEN_LOG_LEVEL: 'warn', WARDEN_SEED_DEMO: '0' });
 const ctx = await createContext(config);
 const now = Date.now();
 const workspace = await createWorkspace(ctx.database.db, { name: 'Bench', plan: 'pro' }, now);
-const { keys } = await createSite(
+const { site, keys } = await createSite(
   ctx.database.db,
   { workspaceId: workspace.id, name: 'Bench site', allowedOrigins: ['https://shop.example'] },
   now,
 );
+await createBenchRules(ctx, site.id, Number(process.env.WARDEN_BENCH_RULES ?? 0));
 const app = await buildApp(ctx);
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 

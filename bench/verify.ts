@@ -4,8 +4,9 @@
  * realistic bodies (unique idempotency keys), then the same load against a bare Fastify echo of the
  * same body. Prints decisions/s, end-to-end p50/p99/p99.9, decision_ms p50/p99 (from the recorded
  * decisions), the server's peak RSS and the ratio to the echo.
- * Options: --duration <s> (default 10), --connections <n> (default 32), --cpu-prof (writes a
- * .cpuprofile of the Warden process into bench/profiles/).
+ * Options: --duration <s> (default 10), --connections <n> (default 32), --rules <n> custom CEL
+ * rules on the site (default 0), --cpu-prof (writes a .cpuprofile of the Warden process into
+ * bench/profiles/).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ const DURATION_S = Number(arg('duration') ?? 10);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARMUP_S = 2;
 const CPU_PROF = process.argv.includes('--cpu-prof');
+const RULES = Number(arg('rules') ?? 0);
 
 const TARGETS = { throughputRatio: 0.35, decisionP99Ms: 1, e2eP99Ms: 15, rssMb: 300 };
 
@@ -101,7 +103,7 @@ const ms = (v: number) => `${v.toFixed(2)} ms`;
 async function main(): Promise<void> {
   console.log(
     `warden bench: POST /api/antibot/verify, ${CONNECTIONS} connections, ${DURATION_S} s (+${WARMUP_S} s warm-up), ` +
-      `${pool.size} body templates, node ${process.version}, ${os.cpus().length} CPUs`,
+      `${pool.size} body templates, ${RULES} custom rules, node ${process.version}, ${os.cpus().length} CPUs`,
   );
 
   const [echo, echoReady] = await start('bench-echo-server.ts', {});
@@ -115,7 +117,12 @@ async function main(): Promise<void> {
   const profDir = path.join(HERE, 'profiles');
   const [warden, ready] = await start(
     'bench-warden-server.ts',
-    { WARDEN_DATA_DIR: dataDir, WARDEN_RATE_SERVER_PER_SECOND: '1000000', WARDEN_WEBHOOK_WORKER: '0' },
+    {
+      WARDEN_DATA_DIR: dataDir,
+      WARDEN_RATE_SERVER_PER_SECOND: '1000000',
+      WARDEN_WEBHOOK_WORKER: '0',
+      WARDEN_BENCH_RULES: String(RULES),
+    },
     CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
   );
   const auth = { 'x-site-key': ready.siteKey!, 'x-secret-key': ready.secretKey! };

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { replay } from './lib/replay.ts';
 import { printReport } from './lib/report.ts';
@@ -16,6 +17,7 @@ const seed = Number(process.env.WARDEN_EVAL_SEED ?? 7);
 const days = Number(process.env.WARDEN_EVAL_DAYS ?? 10);
 const scale = Number(process.env.WARDEN_EVAL_SCALE ?? 0.75);
 const only = process.env.WARDEN_EVAL_ONLY?.split(',').filter((s) => s !== '');
+const missesFile = process.env.WARDEN_EVAL_MISSES;
 const T0 = Date.UTC(2025, 2, 10, 0, 0, 0);
 
 const started = performance.now();
@@ -43,6 +45,13 @@ try {
     `Warden detection eval: seed ${seed}, scale ${scale}, ${(result.simulatedMs / DAY).toFixed(1)} simulated days, ` +
       `${result.requests} requests (${scored} scored events, ${failed} failed) in ${seconds} s`,
   );
+  if (missesFile) {
+    const lines = result.stats.flatMap((s) =>
+      s.misses.map((m) => JSON.stringify({ family: s.family.id, ...m })),
+    );
+    fs.writeFileSync(missesFile, lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    console.log(`misses (bots not caught, humans flagged): ${lines.length} lines in ${missesFile}`);
+  }
   if (scored === 0 && failed > 0) {
     console.error('eval: every scoring call failed; the server is not working');
     exitCode = 1;

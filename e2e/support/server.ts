@@ -42,9 +42,15 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
   }
 }
 
-/** Starts `warden serve` on a free loopback port with a fresh data directory (the demo seed runs). */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts `warden serve` on a free loopback port with a fresh data directory (the demo seed runs).
+ * `env` may be a function of the port (e.g. for `WARDEN_PUBLIC_URL`).
+ */
+export async function startServer(
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+): Promise<RunningServer> {
   const port = await freePort();
+  const extraEnv = typeof env === 'function' ? env(port) : env;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -58,7 +64,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, WARDEN_LOG_LEVEL: 'warn', WARDEN_HOST: '127.0.0.1', ...env },
+      env: { ...process.env, WARDEN_LOG_LEVEL: 'warn', WARDEN_HOST: '127.0.0.1', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -16,6 +16,14 @@ export class FamilyStats {
   hits = 0;
   friction = 0;
   scoreSum = 0;
+  /** Missed bots and flagged humans, kept for `WARDEN_EVAL_MISSES` (at most 500 per family). */
+  readonly misses: Array<{
+    surface: string;
+    score: number;
+    action: string;
+    classification: string;
+    signals: string;
+  }> = [];
   readonly errors = new Map<string, number>();
   readonly signals = new Map<string, number>();
   readonly actions = new Map<string, number>();
@@ -40,6 +48,15 @@ export class FamilyStats {
     this.events++;
     this.scoreSum += d.risk_score;
     if (hit) this.hits++;
+    if (hit === (this.family.label === 'human') && this.misses.length < 500) {
+      this.misses.push({
+        surface: outcome.surface,
+        score: d.risk_score,
+        action: d.action,
+        classification: d.classification,
+        signals: d.signals.map((x) => `${x.rule}:${x.score}`).join(' '),
+      });
+    }
     if (this.family.label === 'human' && !hit && (d.action === 'challenge' || d.action === 'review'))
       this.friction++;
     const s = this.surfaces[outcome.surface];

@@ -17,7 +17,7 @@ import type {
   WorkerEvidence,
 } from './types.ts';
 import { randomHex } from './util/hash.ts';
-import { safe } from './util/safe.ts';
+import { type Meter, newMeter, safe } from './util/safe.ts';
 
 export interface LoadOptions {
   /** The site's public key. */
@@ -33,6 +33,11 @@ export interface LoadOptions {
 export type CollectContext = EventContext & { idempotency_key?: string; username?: string };
 
 const SCRIPT_ORIGIN = safe(() => new URL((document.currentScript as HTMLScriptElement).src).origin);
+/**
+ * Scoring calls this soon after load wait for the worker's view of the environment (a script that
+ * submits at once must not skip the page/worker comparison); later ones wait at most 25 ms.
+ */
+const WORKER_GRACE_MS = 1000;
 /** Re-register the fingerprint this long before the token expires. */
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -48,6 +53,8 @@ export class WardenClient {
   private readonly recorder = new BehaviorRecorder();
   private readonly pool: SolverPool;
   private readonly evidence: Promise<FingerprintEvidence>;
+  private readonly meter: Meter = newMeter();
+  private readonly loadedAt = performance.now();
   private workerView: Promise<WorkerEvidence | undefined> | undefined;
   private registration: Promise<FingerprintResult> | undefined;
   private registeredUntil = 0;
@@ -60,13 +67,28 @@ export class WardenClient {
     this.endpoint = (options.endpoint ?? SCRIPT_ORIGIN ?? location.origin).replace(/\/+$/, '');
     this.pool = new SolverPool(`${this.endpoint}/sdk/v1/warden-worker.js`);
     this.recorder.start();
-    const probe = this.pool.probe().catch(() => undefined);
-    this.workerView = probe.then((p) => p?.worker);
-    this.evidence = collectFingerprint(probe);
+    this.evidence = collectFingerprint(this.meter);
+    // The worker starts once the fingerprint is in, so that it does not compete with it for the CPU.
+    const probe = this.evidence.then(
+      () => this.pool.probe(),
+      () => this.pool.probe(),
+    );
+    this.workerView = probe.then(
+      (p) => {
+        this.meter.timings.worker = Math.round((performance.now() - this.loadedAt) * 10) / 10;
+        return p?.worker;
+      },
+      () => undefined,
+    );
   }
 
   private url(path: string): string {
     return `${this.endpoint}/api/antibot${path}`;
+  }
+
+  private environment(): Promise<EnvironmentEvidence> {
+    const wait = Math.max(25, this.loadedAt + WORKER_GRACE_MS - performance.now());
+    return collectEnvironment(this.workerView, wait);
   }
 
   /** Registers the device evidence; the token is cached until shortly before it expires. */
@@ -92,17 +114,22 @@ export class WardenClient {
     return this.registration;
   }
 
-  /** The evidence the next call would send (for debugging and tests). */
+  /**
+   * The evidence the next call would send (for debugging and tests), and the time each collector
+   * took (`timings`, ms; not sent).
+   */
   async inspect(): Promise<{
     fingerprint: FingerprintEvidence;
     behavior: BehaviorEvidence;
     environment: EnvironmentEvidence;
+    timings: Record<string, number>;
   }> {
     const fingerprint = await this.evidence;
     return {
       fingerprint,
       behavior: this.recorder.snapshot(),
-      environment: await collectEnvironment(this.workerView),
+      environment: await this.environment(),
+      timings: { ...this.meter.timings },
     };
   }
 
@@ -116,7 +143,7 @@ export class WardenClient {
         () => undefined,
       ),
     ]);
-    const environment = await collectEnvironment(this.workerView);
+    const environment = await this.environment();
     if (this.proof) {
       environment.pow = this.proof;
       this.proof = undefined;

@@ -50,9 +50,10 @@ async function stop(server: Server): Promise<void> {
   });
 }
 
-/** The seed runs right after listen; poll briefly for its file. */
-async function waitForFile(file: string): Promise<void> {
-  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+/** Poll until `done()` (the seed runs right after listen); generous, as CI machines can be busy. */
+async function waitUntil(done: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('warden serve seeds the demo workspace', () => {
@@ -67,12 +68,11 @@ describe('warden serve seeds the demo workspace', () => {
     const first = await startServer(dir);
     servers.push(first);
     const file = path.join(dir, 'demo-credentials.json');
-    await waitForFile(file);
+    await waitUntil(() => fs.existsSync(file));
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const creds = JSON.parse(fs.readFileSync(file, 'utf8'));
     // Wait until the banner is out, then check it carries the password.
-    for (let i = 0; i < 40 && !first.stderr().includes('secret key'); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => first.stderr().includes('secret key'));
     expect(first.stderr()).toContain(creds.password);
 
     const login = await fetch(`${first.baseUrl}/api/auth/login`, {

@@ -32,6 +32,18 @@ describe('config', () => {
     expect(c.dataDir).toBe('/tmp/w');
   });
 
+  it('derives the public URL from host and port unless WARDEN_PUBLIC_URL / --public-url says otherwise', () => {
+    expect(loadConfig({ WARDEN_PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ WARDEN_PUBLIC_URL: 'https://warden.example/' }).publicUrl).toBe(
+      'https://warden.example',
+    );
+    expect(loadConfig({}, ['--public-url', 'https://a.example/fraud/']).publicUrl).toBe(
+      'https://a.example/fraud',
+    );
+    expect(() => loadConfig({ WARDEN_PUBLIC_URL: 'ftp://a.example' })).toThrow('WARDEN_PUBLIC_URL');
+    expect(() => loadConfig({ WARDEN_PUBLIC_URL: 'https://a.example/?x=1' })).toThrow('WARDEN_PUBLIC_URL');
+  });
+
   it('reads boolean flags without a value', () => {
     expect(flagsToEnv(['--unsafe-webhook-targets'])).toEqual({ WARDEN_UNSAFE_WEBHOOK_TARGETS: '1' });
   });

@@ -4,6 +4,11 @@ import path from 'node:path';
 export interface Config {
   host: string;
   port: number;
+  /**
+   * The URL browsers and identity providers reach this server at (no trailing slash); SAML
+   * entity ids and ACS URLs are built from it. Defaults to `http://<host>:<port>`.
+   */
+  publicUrl: string;
   dataDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** postgres://… switches storage from the embedded SQLite file to PostgreSQL. */
@@ -49,6 +54,7 @@ type Source = Record<string, string | undefined>;
 export const SETTINGS = {
   host: 'WARDEN_HOST',
   port: 'WARDEN_PORT',
+  'public-url': 'WARDEN_PUBLIC_URL',
   'data-dir': 'WARDEN_DATA_DIR',
   'log-level': 'WARDEN_LOG_LEVEL',
   'database-url': 'WARDEN_DATABASE_URL',
@@ -153,6 +159,20 @@ function list(src: Source, name: string): string[] | undefined {
     .filter(Boolean);
 }
 
+/** WARDEN_PUBLIC_URL: an http(s) origin with an optional path prefix, no query or fragment. */
+function publicUrl(src: Source, host: string, port: number): string {
+  const raw = url(src, 'WARDEN_PUBLIC_URL', ['http:', 'https:']);
+  if (raw === undefined) {
+    const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+    return `http://${shown}:${port}`;
+  }
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) {
+    throw new ConfigError('WARDEN_PUBLIC_URL', 'must not contain credentials, a query or a fragment');
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
   const src: Source = { ...env, ...flagsToEnv(argv) };
   const logLevel = (src.WARDEN_LOG_LEVEL ?? 'info') as Config['logLevel'];
@@ -172,9 +192,12 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     throw new ConfigError('WARDEN_SECRET', 'must be at least 32 characters');
   }
   const trustedProxies = list(src, 'WARDEN_TRUSTED_PROXIES') ?? [];
+  const host = src.WARDEN_HOST || '127.0.0.1';
+  const port = int(src, 'WARDEN_PORT', 8080, 0, 65535);
   return {
-    host: src.WARDEN_HOST || '127.0.0.1',
-    port: int(src, 'WARDEN_PORT', 8080, 0, 65535),
+    host,
+    port,
+    publicUrl: publicUrl(src, host, port),
     dataDir: path.resolve(src.WARDEN_DATA_DIR || './data'),
     logLevel,
     databaseUrl: url(src, 'WARDEN_DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -21,7 +21,7 @@ export const ERROR_CODES = {
   invalid_secret_key: { status: 401, description: 'The `X-Secret-Key` does not belong to the site.' },
   unauthorized: {
     status: 401,
-    description: 'Management route: no, malformed, revoked or expired bearer token.',
+    description: 'No, malformed, revoked or expired bearer token; a refused SAML response.',
   },
   invalid_credentials: {
     status: 401,
@@ -35,7 +35,10 @@ export const ERROR_CODES = {
     status: 403,
     description: "Browser route: `Origin` absent or not on the site's allowed list.",
   },
-  forbidden: { status: 403, description: 'The role or the token scope does not allow the operation.' },
+  forbidden: {
+    status: 403,
+    description: 'Role or token scope does not allow it, or the workspace requires SSO.',
+  },
   not_found: { status: 404, description: 'Unknown resource, or one in a workspace you are not a member of.' },
   idempotency_conflict: {
     status: 409,

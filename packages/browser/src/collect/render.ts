@@ -1,17 +1,8 @@
-import type { FingerprintEvidence } from '../types.ts';
 import { hashBytes } from '../util/hash.ts';
-import { safe } from '../util/safe.ts';
-import { detectFonts } from './fonts.ts';
-import { webglEvidence } from './webgl.ts';
 
 /** A canvas on the main thread (HTMLCanvasElement) or in a worker (OffscreenCanvas). */
 export type AnyCanvas = HTMLCanvasElement | OffscreenCanvas;
 export type MakeCanvas = (width: number, height: number) => AnyCanvas;
-
-/** Rendering evidence: the expensive part of the fingerprint, computed in the worker when possible. */
-export type RenderEvidence = Pick<FingerprintEvidence, 'canvas_hash' | 'webgl' | 'fonts' | 'timezone'> & {
-  render_ms?: number;
-};
 
 type Ctx2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
@@ -46,21 +37,6 @@ export function canvasHash(make: MakeCanvas): string | undefined {
     ctx.fill();
   }
   return hashBytes(ctx.getImageData(0, 0, 240, 60).data);
-}
-
-export function renderEvidence(make: MakeCanvas): RenderEvidence {
-  const started = performance.now();
-  const out: RenderEvidence = {};
-  const canvas = safe(() => canvasHash(make));
-  if (canvas) out.canvas_hash = canvas;
-  const webgl = safe(() => webglEvidence(make));
-  if (webgl) out.webgl = webgl;
-  const fonts = safe(() => detectFonts(make));
-  if (fonts) out.fonts = fonts;
-  const tz = safe(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  if (tz) out.timezone = tz.slice(0, 64);
-  out.render_ms = Math.round(performance.now() - started);
-  return out;
 }
 
 export const documentCanvas: MakeCanvas = (width, height) => {

@@ -38,3 +38,55 @@ export function defined<T extends object>(value: { [K in keyof T]: T[K] | undefi
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out as T;
 }
+
+/** Resolves after `ms` (used to poll without blocking). */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Yields to the event loop so that synchronous collectors run as separate short tasks (input
+ * and rendering can go in between). A message round trip is not clamped like `setTimeout(0)`.
+ */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof MessageChannel !== 'function') {
+      setTimeout(resolve, 0);
+      return;
+    }
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(0);
+  });
+}
+
+/** Collector timings (ms, wall) and the time the page was blocked; not part of the evidence. */
+export interface Meter {
+  timings: Record<string, number>;
+  blocked: number;
+}
+
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
+
+export const newMeter = (): Meter => ({ timings: {}, blocked: 0 });
+
+/** Runs a synchronous collector fail-soft, recording its time as blocked time. */
+export function measured<T>(meter: Meter, name: string, fn: () => T): T | undefined {
+  const started = performance.now();
+  const value = safe(fn);
+  const ms = performance.now() - started;
+  meter.blocked += ms;
+  meter.timings[name] = round1((meter.timings[name] ?? 0) + ms);
+  return value;
+}
+
+/** Records the wall time of an asynchronous collector when it settles. */
+export function timed<T>(meter: Meter, name: string, promise: Promise<T>): Promise<T> {
+  const started = performance.now();
+  const done = () => {
+    meter.timings[name] = round1(performance.now() - started);
+  };
+  promise.then(done, done);
+  return promise;
+}

@@ -1,9 +1,7 @@
-import type { RenderEvidence } from '../collect/render.ts';
 import type { WorkerEvidence } from '../types.ts';
 
 export interface ProbeResult {
   worker: WorkerEvidence;
-  render: RenderEvidence;
 }
 
 /** Messages between the SDK and its worker. */

@@ -99,7 +99,8 @@ export function stableFingerprint(evidence: unknown): StableFingerprint {
   return out;
 }
 
-const KEYS: Array<keyof StableFingerprint> = [
+/** Every stable attribute, in the order the device id hashes them. */
+export const STABLE_KEYS: ReadonlyArray<keyof StableFingerprint> = [
   'canvas',
   'webgl',
   'audio',
@@ -116,13 +117,13 @@ const KEYS: Array<keyof StableFingerprint> = [
 
 /** Number of stable attributes present (0: the evidence cannot identify a device). */
 export function stableAttributeCount(fp: StableFingerprint): number {
-  return KEYS.reduce((n, k) => (fp[k] === undefined ? n : n + 1), 0);
+  return STABLE_KEYS.reduce((n, k) => (fp[k] === undefined ? n : n + 1), 0);
 }
 
 /** `dev_` + 24 hex of SHA-256 over the stable attributes, or "" when there are none. */
 export function deviceIdFromStable(fp: StableFingerprint): string {
   if (stableAttributeCount(fp) === 0) return '';
-  const canonical = KEYS.map((k) => `${k}=${fp[k] ?? ''}`).join('\n');
+  const canonical = STABLE_KEYS.map((k) => `${k}=${fp[k] ?? ''}`).join('\n');
   return `dev_${createHash('sha256').update(canonical).digest('hex').slice(0, 24)}`;
 }
 

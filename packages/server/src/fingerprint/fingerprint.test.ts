@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { FINGERPRINT, testSite } from '../scoring/test-fixtures.ts';
 import { createTestContext } from '../testing/context.ts';
-import { deviceIdFromEvidence } from './device-id.ts';
+import { deviceIdFromEvidence, stableFingerprint } from './device-id.ts';
+import { hardwareProfileFromStable, hardwareProfileOf } from './hardware.ts';
 import { registerFingerprint } from './register.ts';
 import { signToken, TOKEN_TTL_MS, verifyToken } from './token.ts';
 
@@ -36,6 +37,41 @@ describe('device id', () => {
     expect(deviceIdFromEvidence({})).toBe('');
     expect(deviceIdFromEvidence(undefined)).toBe('');
     expect(deviceIdFromEvidence({ user_agent: 'x', window: { inner_width: 3 } })).toBe('');
+  });
+});
+
+describe('hardware profile', () => {
+  const profile = (fp: unknown) => hardwareProfileFromStable(stableFingerprint(fp));
+  const webgl = { ...FINGERPRINT.webgl, hash: 'img-1' };
+
+  it('stays put when an anti-detect browser re-rolls canvas, audio and WebGL image noise', () => {
+    const a = { ...FINGERPRINT, webgl };
+    const b = {
+      ...FINGERPRINT,
+      canvas_hash: 'n0153',
+      audio_hash: '124.0435',
+      webgl: { ...webgl, hash: 'img-2' },
+    };
+    expect(deviceIdFromEvidence(b)).not.toBe(deviceIdFromEvidence(a));
+    expect(profile(a)).toMatch(/^hw_[0-9a-f]{16}$/);
+    expect(profile(b)).toBe(profile(a));
+  });
+
+  it('differs with the machine or its set-up (GPU, screen, fonts, time zone)', () => {
+    const a = profile(FINGERPRINT);
+    expect(
+      profile({ ...FINGERPRINT, webgl: { ...webgl, unmasked_renderer: 'ANGLE (Intel UHD 620)' } }),
+    ).not.toBe(a);
+    expect(
+      profile({ ...FINGERPRINT, screen: { ...FINGERPRINT.screen, width: 2560, height: 1440 } }),
+    ).not.toBe(a);
+    expect(profile({ ...FINGERPRINT, fonts: [...FINGERPRINT.fonts, 'Consolas'] })).not.toBe(a);
+    expect(profile({ ...FINGERPRINT, timezone: 'America/Chicago' })).not.toBe(a);
+  });
+
+  it('is "" when the evidence is too thin to describe a machine', () => {
+    expect(profile({ canvas_hash: 'c', audio_hash: 'a', webgl: { hash: 'w' }, timezone: 'UTC' })).toBe('');
+    expect(profile(undefined)).toBe('');
   });
 });
 
@@ -86,6 +122,15 @@ describe('registerFingerprint', () => {
     });
     clock += TOKEN_TTL_MS;
     expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now()).status).toBe('expired');
+  });
+
+  it("remembers the device's hardware profile for the server side, which only gets the token", async () => {
+    const site = testSite();
+    const reg = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    expect(await hardwareProfileOf(ctx.hotState, site.id, reg.device_id)).toBe(
+      hardwareProfileFromStable(stableFingerprint(FINGERPRINT)),
+    );
+    expect(await hardwareProfileOf(ctx.hotState, 'site_other', reg.device_id)).toBe('');
   });
 
   it('refuses evidence that names no device', async () => {

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { SitesTable } from '../storage/schema.ts';
-import { deviceIdFromEvidence } from './device-id.ts';
+import { deviceIdFromStable, stableFingerprint } from './device-id.ts';
+import { hardwareProfileFromStable, rememberHardwareProfile } from './hardware.ts';
 import { signToken, TOKEN_TTL_MS } from './token.ts';
 
 export interface FingerprintRegistration {
@@ -13,14 +14,16 @@ export interface FingerprintRegistration {
 /**
  * POST /fingerprint and /verify/fingerprint (SPEC §4): device id from the stable evidence, and a
  * signed token naming the site and the device, valid 10 minutes. Evidence without a single stable
- * attribute cannot name a device: 400 validation_failed.
+ * attribute cannot name a device: 400 validation_failed. The device's hardware profile
+ * (hardware.ts) is remembered in hot state for the server-side events that carry the token.
  */
 export async function registerFingerprint(
   ctx: AppContext,
   site: SitesTable,
   body: { fingerprint: unknown; behavior?: unknown },
 ): Promise<FingerprintRegistration> {
-  const deviceId = deviceIdFromEvidence(body.fingerprint);
+  const stable = stableFingerprint(body.fingerprint);
+  const deviceId = deviceIdFromStable(stable);
   if (deviceId === '') {
     throw new ApiError('validation_failed', 'The fingerprint carries no stable device attribute.', [
       {
@@ -29,7 +32,16 @@ export async function registerFingerprint(
       },
     ]);
   }
-  const expiresAt = ctx.now() + TOKEN_TTL_MS;
+  const now = ctx.now();
+  const expiresAt = now + TOKEN_TTL_MS;
+  // The server side only sees the token: remember the device's hardware profile for it.
+  await rememberHardwareProfile(
+    ctx.hotState,
+    site.id,
+    deviceId,
+    hardwareProfileFromStable(stable),
+    now,
+  ).catch((err: unknown) => ctx.logger.warn({ err, siteId: site.id }, 'hardware profile not remembered'));
   return {
     token: signToken(ctx.secret, site.id, deviceId, expiresAt),
     device_id: deviceId,

@@ -4,6 +4,9 @@ import { ApiError } from '../errors.ts';
 /** Management bodies (interface §8). Scoring routes set their own `bodyLimit`. */
 export const MANAGEMENT_BODY_LIMIT = 100 * 1024;
 
+/** Empty or whitespace only (tested without copying the body, as trim() would). */
+const BLANK = /^\s*$/;
+
 /**
  * JSON only. Any other media type is still read up to the route's limit first, so that an
  * oversized body answers 413 before 415 (SPEC §10 order: 413 → 415 → invalid_json).
@@ -16,7 +19,7 @@ export function installBodyParsing(app: FastifyInstance): void {
     { parseAs: 'string' },
     (_request, body, done) => {
       const text = body as string;
-      if (text.trim() === '') return done(null, undefined);
+      if (BLANK.test(text)) return done(null, undefined);
       try {
         done(null, JSON.parse(text));
       } catch {
@@ -27,4 +30,19 @@ export function installBodyParsing(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => {
     done(new ApiError('unsupported_media_type', 'Send the body as application/json.'), undefined);
   });
+}
+
+/**
+ * `application/x-www-form-urlencoded`, for the one route that must take it: the SAML Assertion
+ * Consumer Service, where the IdP's page posts a form. Install it in that route's own plugin
+ * scope only, so every other route keeps answering 415 to anything but JSON.
+ */
+export function installFormParsing(scope: FastifyInstance): void {
+  scope.addContentTypeParser(
+    /^application\/x-www-form-urlencoded(\s*;.*)?$/i,
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 }

@@ -1,11 +1,15 @@
 import type { AppContext } from '../context.ts';
 import { authRoutes } from './routes/auth.ts';
+import { clusterRoutes } from './routes/clusters.ts';
+import { dashboardArea } from './routes/dashboard.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { listsRoutes } from './routes/lists.ts';
 import { memberRoutes } from './routes/members.ts';
 import { rulesRoutes } from './routes/rules.ts';
 import { scoringArea } from './routes/scoring-area.ts';
 import { siteRoutes } from './routes/sites.ts';
+import { ssoConfigRoutes } from './routes/sso-config.ts';
+import { ssoSamlRoutes } from './routes/sso-saml.ts';
 import { staticRoutes } from './routes/static.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -23,9 +27,13 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     listsRoutes,
     scoringArea,
     decisionRoutes,
+    clusterRoutes,
     statsRoutes,
     staticRoutes,
+    dashboardArea,
     webhookRoutes,
+    ssoConfigRoutes,
+    ssoSamlRoutes,
   ];
   for (const area of areas) await app.register(async (scope) => area(scope, ctx));
 }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError, errorBody } from '../errors.ts';
+import { precompiled } from '../storage/precompiled.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
 import { parseOrigins } from '../workspace/sites.ts';
@@ -31,14 +32,17 @@ declare module 'fastify' {
   }
 }
 
-export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
-  const row = await ctx.database.db
+const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
+  db
     .selectFrom('sites')
     .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
     .selectAll('sites')
     .select(['workspaces.plan as workspace_plan', 'workspaces.demo as workspace_demo'])
-    .where('sites.site_key', '=', siteKey)
-    .executeTakeFirst();
+    .where('sites.site_key', '=', arg('siteKey')),
+);
+
+export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
+  const [row] = (await siteByKey(ctx.database.db, { siteKey })).rows;
   if (!row) return undefined;
   const { workspace_plan, workspace_demo, ...site } = row;
   return {

@@ -46,7 +46,11 @@ export function ruleVariables(input: RuleInput): RuleVariables {
       shared_payments: 0,
     },
     device: { device_id: input.deviceId },
-    ip: { address: input.ip, version: input.ip.includes(':') ? 6 : input.ip === '' ? 0 : 4 },
+    ip: {
+      address: input.ip,
+      version: input.ip.includes(':') ? 6 : input.ip === '' ? 0 : 4,
+      country: (input.features.ip as { country?: string | null } | undefined)?.country ?? null,
+    },
     score: riskScore(input.signals),
   };
 }

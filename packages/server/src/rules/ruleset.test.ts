@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ListsTable, RulesTable } from '../storage/rules-schema.ts';
+import { type RuleInput, ruleVariables } from './apply.ts';
 import type { RuleVariables } from './cel.ts';
 import { buildRuleset, evaluateRuleset } from './ruleset.ts';
 
@@ -60,6 +61,17 @@ function vars(over: Partial<RuleVariables> = {}): RuleVariables {
   };
 }
 
+const ruleInput: RuleInput = {
+  eventType: 'login',
+  event: {},
+  features: {},
+  signals: [],
+  identity: undefined,
+  deviceId: '',
+  ip: '91.2.3.4',
+  hardAutomation: false,
+};
+
 describe('custom rules', () => {
   it('adds a signal for a matching live rule and none for a miss', () => {
     const rs = buildRuleset(
@@ -74,6 +86,18 @@ describe('custom rules', () => {
       { rule: 'custom:fast_ip', score: 35, description: 'Custom rule "fast_ip" matched.' },
     ]);
     expect(out.forcedAction).toBeNull();
+  });
+
+  it('exposes the address country to rules as ip.country', () => {
+    const rs = buildRuleset([rule({ name: 'not_home', expression: 'ip.country != "DE"', score: 15 })], []);
+    const at = (country: string | null) => vars({ ip: { address: '91.2.3.4', version: 4, country } });
+    expect(evaluateRuleset(rs, at('DE'), 'login').signals).toEqual([]);
+    expect(evaluateRuleset(rs, at('US'), 'login').signals).toHaveLength(1);
+    expect(ruleVariables({ ...ruleInput, features: { ip: { country: 'FR' } } }).ip).toEqual({
+      address: '91.2.3.4',
+      version: 4,
+      country: 'FR',
+    });
   });
 
   it('restricts rules to their event types', () => {

@@ -41,11 +41,30 @@ export interface RuleOutcome {
   shadow: ShadowMatch[];
 }
 
-/** Compile stored rows. Rows that no longer compile are kept out and reported as a signal at run time. */
-export function buildRuleset(ruleRows: readonly RulesTable[], listRows: readonly ListsTable[]): Ruleset {
-  const enabled = ruleRows
+type RuleStamp = Pick<RulesTable, 'id' | 'enabled' | 'priority' | 'created_at' | 'updated_at'>;
+type ListStamp = Pick<ListsTable, 'id' | 'updated_at'>;
+
+/** Enabled rules in evaluation order: highest priority first, then oldest first. */
+function enabledInOrder<R extends RuleStamp>(ruleRows: readonly R[]): R[] {
+  return ruleRows
     .filter((r) => r.enabled === 1)
     .sort((a, b) => b.priority - a.priority || a.created_at - b.created_at);
+}
+
+/**
+ * The version a rule set built from these rows would have, from the few columns that identify a
+ * change (so a store can tell "unchanged" without loading expressions and list entries).
+ */
+export function rulesetVersionOf(ruleRows: readonly RuleStamp[], listRows: readonly ListStamp[]): string {
+  const hash = createHash('sha256');
+  for (const r of enabledInOrder(ruleRows)) hash.update(`${r.id}|${r.updated_at}|`);
+  for (const l of listRows) hash.update(`${l.id}|${l.updated_at}|`);
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Compile stored rows. Rows that no longer compile are kept out and reported as a signal at run time. */
+export function buildRuleset(ruleRows: readonly RulesTable[], listRows: readonly ListsTable[]): Ruleset {
+  const enabled = enabledInOrder(ruleRows);
   const rules: CompiledRule[] = enabled.map((row) => {
     const compiled = compileExpression(row.expression);
     const run: CompiledExpression = compiled.ok
@@ -67,10 +86,7 @@ export function buildRuleset(ruleRows: readonly RulesTable[], listRows: readonly
       run,
     };
   });
-  const hash = createHash('sha256');
-  for (const r of enabled) hash.update(`${r.id}|${r.updated_at}|`);
-  for (const l of listRows) hash.update(`${l.id}|${l.updated_at}|`);
-  return { version: hash.digest('hex').slice(0, 12), rules, lists: compileLists(listRows) };
+  return { version: rulesetVersionOf(ruleRows, listRows), rules, lists: compileLists(listRows) };
 }
 
 export const EMPTY_RULESET: Ruleset = buildRuleset([], []);

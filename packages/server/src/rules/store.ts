@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { buildRuleset, EMPTY_RULESET, type Ruleset } from './ruleset.ts';
+import { buildRuleset, EMPTY_RULESET, type Ruleset, rulesetVersionOf } from './ruleset.ts';
 
 /** How long another process may keep using a rule set after a change (SPEC: effects seen within 1 s). */
 const FRESH_MS = 1000;
@@ -36,6 +36,23 @@ export class RuleStore {
 
   private async fetch(siteId: string): Promise<Ruleset> {
     const { db } = this.ctx.database;
+    const current = this.entries.get(siteId);
+    if (current) {
+      // Usually nothing changed: compare versions from a few columns instead of loading and
+      // compiling every expression and list again (a pause on the hot path once a second).
+      const [ruleStamps, listStamps] = await Promise.all([
+        db
+          .selectFrom('rules')
+          .select(['id', 'enabled', 'priority', 'created_at', 'updated_at'])
+          .where('site_id', '=', siteId)
+          .execute(),
+        db.selectFrom('lists').select(['id', 'updated_at']).where('site_id', '=', siteId).execute(),
+      ]);
+      if (rulesetVersionOf(ruleStamps, listStamps) === current.ruleset.version) {
+        current.loadedAt = this.ctx.now();
+        return current.ruleset;
+      }
+    }
     const [rules, lists] = await Promise.all([
       db.selectFrom('rules').selectAll().where('site_id', '=', siteId).execute(),
       db.selectFrom('lists').selectAll().where('site_id', '=', siteId).execute(),

@@ -23,6 +23,23 @@ export interface BehaviorMetrics {
   max_straightness: number;
   straight_strokes: number;
   strokes: number;
+  /** Strokes moved at one constant speed (speed CV under FLAT_SPEED_CV): no acceleration profile. */
+  flat_speed_strokes: number;
+  /**
+   * Strokes whose curvature changes too smoothly for a hand (median change of the turning angle
+   * between consecutive moves under SMOOTH_TURN_CHANGE): parametric curves (Bezier, splines)
+   * sampled by a script. Counted over strokes with at least SMOOTH_MIN_TURNS turn changes.
+   */
+  smooth_strokes: number;
+  /** Smooth strokes with at least SMOOTH_LONG_TURNS turn changes (a long path: a reliable median). */
+  long_smooth_strokes: number;
+  /** Strokes with enough turn changes to judge smoothness. */
+  curvature_strokes: number;
+  /**
+   * Raw pointer-move events per recorded sample (the SDK keeps at most one per 16 ms), or null
+   * when the buffer may have been decimated (≥ 192 samples) or there are fewer than 2 samples.
+   */
+  moves_per_sample: number | null;
   /** Coefficient of variation of mouse sample intervals. */
   interval_cv: number | null;
   mean_interval_ms: number | null;
@@ -87,6 +104,11 @@ const EMPTY: BehaviorMetrics = {
   mean_turn: 0,
   max_straightness: 0,
   straight_strokes: 0,
+  flat_speed_strokes: 0,
+  smooth_strokes: 0,
+  long_smooth_strokes: 0,
+  curvature_strokes: 0,
+  moves_per_sample: null,
   strokes: 0,
   interval_cv: null,
   mean_interval_ms: null,
@@ -100,17 +122,93 @@ const EMPTY: BehaviorMetrics = {
   key_fast_dwell: 0,
 };
 
+/**
+ * A hand speeds up and slows down within a stroke (a bell-shaped speed profile); a script moving
+ * the pointer by equal steps at equal intervals keeps one speed. Strokes whose speed varies less
+ * than this (coefficient of variation of the per-sample speeds) are flat.
+ */
+export const FLAT_SPEED_CV = 0.12;
+
+/**
+ * A hand's path wobbles: tremor, sub-movements and corrections, and the pointer's pixel grid, make
+ * the turning angle change by more than 0.07 rad (median, per stroke) from one move to the next
+ * in every DELBOT human stroke (60 Hz). A cubic Bezier or spline sampled by a script bends
+ * smoothly: under 0.03 rad for most such strokes. Strokes whose median change is under this are
+ * too smooth.
+ */
+export const SMOOTH_TURN_CHANGE = 0.03;
+/** Turn changes a stroke needs before its smoothness is judged. */
+const SMOOTH_MIN_TURNS = 5;
+/**
+ * Turn changes that make one smooth stroke conclusive on its own (the median of that many changes
+ * is stable: no DELBOT human stroke this long has a median under 0.045 rad).
+ */
+export const SMOOTH_LONG_TURNS = 24;
+/**
+ * The SDK's mouse buffer (256 samples) decimates its oldest half when full, leaving 192 or more
+ * samples: below that, every recorded sample stands for one 16 ms throttle window.
+ */
+const UNDECIMATED_SAMPLES = 192;
+
+/**
+ * Median absolute change of the signed turning angle between consecutive moves of a stroke, and
+ * how many changes it is taken over; null with fewer than SMOOTH_MIN_TURNS.
+ */
+function medianTurnChange(
+  points: readonly Point[],
+  start: number,
+  end: number,
+): { median: number; n: number } | null {
+  const changes: number[] = [];
+  let prevTurn: number | null = null;
+  let px = 0;
+  let py = 0;
+  let havePrev = false;
+  for (let i = start + 1; i < end; i++) {
+    const dx = points[i]![1] - points[i - 1]![1];
+    const dy = points[i]![2] - points[i - 1]![2];
+    if (dx === 0 && dy === 0) continue;
+    if (havePrev) {
+      const turn = Math.atan2(px * dy - py * dx, px * dx + py * dy);
+      if (prevTurn !== null) changes.push(Math.abs(turn - prevTurn));
+      prevTurn = turn;
+    }
+    px = dx;
+    py = dy;
+    havePrev = true;
+  }
+  if (changes.length < SMOOTH_MIN_TURNS) return null;
+  changes.sort((a, b) => a - b);
+  return { median: changes[changes.length >> 1]!, n: changes.length };
+}
+
 /** Strokes: runs of moves without a pause over 200 ms. */
-function strokeStats(points: readonly Point[]): { strokes: number; straight: number; max: number } {
+function strokeStats(points: readonly Point[]): {
+  strokes: number;
+  straight: number;
+  max: number;
+  flat: number;
+  smooth: number;
+  longSmooth: number;
+  curvature: number;
+} {
   let strokes = 0;
   let straight = 0;
+  let flat = 0;
+  let smooth = 0;
+  let longSmooth = 0;
+  let curvature = 0;
   let max = 0;
   let start = 0;
   const flush = (end: number) => {
     if (end - start < 8) return;
     let path = 0;
+    const speeds: number[] = [];
     for (let i = start + 1; i < end; i++) {
-      path += Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
+      const d = Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
+      const dt = points[i]![0] - points[i - 1]![0];
+      path += d;
+      if (dt > 0) speeds.push(d / dt);
     }
     if (path < 100) return;
     const a = points[start]!;
@@ -119,6 +217,16 @@ function strokeStats(points: readonly Point[]): { strokes: number; straight: num
     strokes++;
     if (ratio > 0.995) straight++;
     if (ratio > max) max = ratio;
+    const speedCv = speeds.length >= 6 ? cv(speeds) : null;
+    if (speedCv !== null && speedCv < FLAT_SPEED_CV) flat++;
+    const turnChange = medianTurnChange(points, start, end);
+    if (turnChange !== null) {
+      curvature++;
+      if (turnChange.median < SMOOTH_TURN_CHANGE) {
+        smooth++;
+        if (turnChange.n >= SMOOTH_LONG_TURNS) longSmooth++;
+      }
+    }
   };
   for (let i = 1; i <= points.length; i++) {
     if (i === points.length || points[i]![0] - points[i - 1]![0] > STROKE_PAUSE_MS) {
@@ -126,7 +234,7 @@ function strokeStats(points: readonly Point[]): { strokes: number; straight: num
       start = i;
     }
   }
-  return { strokes, straight, max };
+  return { strokes, straight, max, flat, smooth, longSmooth, curvature };
 }
 
 function mouseStats(points: readonly Point[]) {
@@ -210,6 +318,14 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     max_straightness: stroke.max,
     straight_strokes: stroke.straight,
     strokes: stroke.strokes,
+    flat_speed_strokes: stroke.flat,
+    smooth_strokes: stroke.smooth,
+    long_smooth_strokes: stroke.longSmooth,
+    curvature_strokes: stroke.curvature,
+    moves_per_sample:
+      mouse.length >= 2 && mouse.length < UNDECIMATED_SAMPLES
+        ? Math.max(count(evidence, 'mouse_moves'), mouse.length) / mouse.length
+        : null,
     key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),
     key_samples: keys.length,

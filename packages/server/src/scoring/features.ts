@@ -6,14 +6,16 @@ import {
   stableAttributeCount,
   stableFingerprint,
 } from '../fingerprint/device-id.ts';
+import { hardwareProfileFromStable } from '../fingerprint/hardware.ts';
 import { verifyToken } from '../fingerprint/token.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
 import type { History, HistoryCounts } from './history.ts';
-import { emailKey, isSmallPayment, uaKey } from './history-keys.ts';
+import { emailKey, isPaymentEvent, isSmallPayment, uaKey } from './history-keys.ts';
 import { type IpInfo, ipIntelReady, lookupIp } from './ip-intel.ts';
 import { subnetKey } from './subnet.ts';
+import { type Os, uaInconsistencies, uaOs } from './ua-consistency.ts';
 
 /** Everything the signals look at; recorded with the decision (`features`) for replay. */
 export interface Features {
@@ -41,7 +43,9 @@ export interface Features {
   /** Phone or tablet user agent (Android, iPhone, iPad, Mobile). */
   ua_mobile: boolean;
   /** Operating system the observed UA claims. */
-  ua_os: 'windows' | 'mac' | 'linux' | 'android' | 'ios' | 'chromeos' | 'other';
+  ua_os: Os;
+  /** Where navigator.platform and Client Hints contradict the observed UA (ua-consistency.ts). */
+  ua_inconsistencies: string[];
   /** The observed UA claims Chrome (or Edge/Opera on Chromium). */
   ua_chromium: boolean;
   /** The Web Worker's user agent says HeadlessChrome while the page does not. */
@@ -69,10 +73,19 @@ export interface Features {
   history: HistoryCounts;
   /** The IP's /24 (IPv6 /64). */
   subnet: string;
-  /** Offline IP intelligence (ip-intel.ts): ASN, organisation, hosting/cloud network. */
+  /** Offline IP intelligence (ip-intel.ts): ASN, organisation, country, hosting/cloud network. */
   ip: IpInfo;
+  /** The browser's IANA time zone from the fingerprint evidence ("" when absent). */
+  timezone: string;
   /** The account's identity cluster (Pro, Enterprise, demo); null when not computed. */
   identity: IdentitySummary | null;
+  /**
+   * The device's hardware profile (fingerprint/hardware.ts: the stable fingerprint without canvas,
+   * audio and WebGL image hashes), "" when unknown. From the fingerprint evidence; on payment events
+   * that only carry a token, as remembered when the token was issued. Absent in decisions recorded
+   * before it existed.
+   */
+  hardware_profile?: string;
 }
 
 const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -123,16 +136,6 @@ function knownBot(ua: string): boolean {
 
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|microsoft basic render|mesa offscreen/i;
 const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile/;
-
-function uaOs(ua: string): Features['ua_os'] {
-  if (/Android/.test(ua)) return 'android';
-  if (/iPhone|iPad|iPod/.test(ua)) return 'ios';
-  if (/Windows/.test(ua)) return 'windows';
-  if (/CrOS/.test(ua)) return 'chromeos';
-  if (/Macintosh|Mac OS X/.test(ua)) return 'mac';
-  if (/Linux|X11/.test(ua)) return 'linux';
-  return 'other';
-}
 
 function softwareRenderer(
   worker: unknown,
@@ -185,6 +188,14 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     deviceId = fpDevice;
     source = 'fingerprint';
   }
+  // Hardware profile: from the evidence when it names this device; else, on payment events (the
+  // only ones that count profiles), the one remembered for the token's device (one lookup).
+  const paymentEvent = isPaymentEvent(c.event_type, c.payment_hash);
+  const fpProfile = fpDevice === deviceId ? hardwareProfileFromStable(stable) : '';
+  const hardwareProfile: string | Promise<string> =
+    fpProfile !== '' || source !== 'token' || !paymentEvent
+      ? fpProfile
+      : history.hardwareProfile(site.id, deviceId).catch(() => '');
 
   const ua = input.userAgent;
   const jsUa = fp ? str(fp.user_agent) : '';
@@ -203,7 +214,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const pow = env && isRecord(env.pow) ? env.pow : undefined;
   const powNonce = pow ? parseNonce(pow.nonce) : undefined;
 
-  const [, counts, nonceFresh, powResult] = await Promise.all([
+  const [, counts, nonceFresh, powResult, profile] = await Promise.all([
     ipIntelReady().then(() => undefined),
     history.observe(
       {
@@ -220,6 +231,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
         userAgent: uaKey(ua),
         smallPayment: isSmallPayment(c.payment_hash, c.order_amount),
         sdkServerCall: input.surface === 'server' && token === 'valid',
+        hardwareProfile,
+        paymentEvent,
       },
       input.now,
     ),
@@ -227,6 +240,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     pow && typeof pow.challenge_id === 'string' && powNonce !== undefined
       ? verifyChallenge(ctx, site, { challenge_id: pow.challenge_id, nonce: powNonce })
       : Promise.resolve(undefined),
+    hardwareProfile,
   ]);
 
   return {
@@ -249,6 +263,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     ua_browser: !uaBot && /^Mozilla\/5\.0 \(/.test(ua),
     ua_mobile: mobile,
     ua_os: uaOs(ua),
+    ua_inconsistencies: uaInconsistencies(ua, fp),
     ua_chromium: /Chrome\/|CriOS\//.test(ua),
     worker_headless: /HeadlessChrome/.test(workerUa) && !/HeadlessChrome/.test(ua),
     software_renderer: softwareRenderer(env?.worker, fp),
@@ -275,6 +290,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     history: counts,
     subnet,
     ip: lookupIp(input.ip),
+    timezone: fp ? str(fp.timezone) : '',
     identity: null,
+    hardware_profile: profile,
   };
 }

@@ -1,4 +1,4 @@
-import type { HotState } from '../state/hot-state.ts';
+import { type HotState, isPromise, type MaybePromise } from '../state/hot-state.ts';
 
 /** Windows, thresholds and key helpers shared by the history counters and their rebuild. */
 export const MINUTE = 60_000;
@@ -14,10 +14,31 @@ export const SDK_SEEN_MS = 7 * DAY;
 /** Amounts below this are "small" (card-testing probes); in the site's currency units. */
 export const SMALL_AMOUNT = 5;
 
-export type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea' | 'ta' | 'sf' | 'fu' | 'pi' | 'ps';
+/**
+ * Hardware-profile counters (device ids, payment hashes and small payments per profile) use this
+ * short window: profiles collide across customers (identical machines), so only a burst counts.
+ */
+export const HARDWARE_WINDOW = HOUR;
+
+export type Pair = 'da' | 'ia' | 'ap' | 'dp' | 'ea' | 'ta' | 'sf' | 'fu' | 'pi' | 'ps' | 'hd' | 'hp';
+
+/** The window of a distinct count: 24 h, except the hardware-profile pairs. */
+export function pairWindow(pair: Pair): number {
+  return pair === 'hd' || pair === 'hp' ? HARDWARE_WINDOW : DAY;
+}
 
 /** The fingerprint token id recorded in a decision's features. */
 export const TOKEN_ID = /"token_id":"([^"]+)"/;
+/** The hardware profile recorded in a decision's features. */
+export const HARDWARE_PROFILE = /"hardware_profile":"([^"]+)"/;
+
+/**
+ * A payment event: a checkout (browser or server) or any event with a payment hash. Only these
+ * touch the hardware-profile counters, which keeps them off the hot path of other events.
+ */
+export function isPaymentEvent(eventType: string, paymentHash: string | null | undefined): boolean {
+  return eventType === 'checkout' || !!paymentHash;
+}
 
 /**
  * A payment probe: an event with a payment hash (the backend's view of a payment attempt, so a
@@ -59,15 +80,18 @@ export function emailKey(email: string | null | undefined): string {
 }
 
 /** When the device was first seen (kept for three device windows); `at` may lie in the past (rebuild). */
-export async function recordFirstSeen(
+export function recordFirstSeen(
   h: HotState,
   siteId: string,
   deviceId: string,
   at: number,
-): Promise<number> {
+): MaybePromise<number> {
   const key = `devfirst:${siteId}:${deviceId}`;
-  const known = await h.get(key);
-  if (known !== null && Number(known) <= at) return Number(known);
-  await h.set(key, String(at), DEVICE_WINDOW * 3);
-  return at;
+  const decide = (known: string | null): MaybePromise<number> => {
+    if (known !== null && Number(known) <= at) return Number(known);
+    const stored = h.set(key, String(at), DEVICE_WINDOW * 3);
+    return isPromise(stored) ? stored.then(() => at) : at;
+  };
+  const known = h.get(key);
+  return isPromise(known) ? known.then(decide) : decide(known);
 }

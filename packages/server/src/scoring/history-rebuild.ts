@@ -1,12 +1,17 @@
 import type { AppContext } from '../context.ts';
+import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts';
 import {
   DAY,
   DEVICE_WINDOW,
   emailKey,
+  HARDWARE_PROFILE,
+  HARDWARE_WINDOW,
   HOUR,
+  isPaymentEvent,
   isSmallPayment,
   MINUTE,
   type Pair,
+  pairWindow,
   REBUILD_LIMIT,
   RECENT_RISK_MS,
   recordFirstSeen,
@@ -60,11 +65,21 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
   const remember = (key: string, risk: number) => {
     if (risk > (recent.get(key) ?? 0)) recent.set(key, risk);
   };
+  // device id → hardware profile, for server-side events whose token was issued before the restart.
+  const hardware = new Map<string, string>();
   let sdk = false;
   for (const r of rows) {
     const age = now - r.created_at;
     const subnet = subnetKey(r.ip_address);
     const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
+    const profile = HARDWARE_PROFILE.exec(r.features)?.[1] ?? '';
+    if (profile && r.device_id && !hardware.has(r.device_id)) hardware.set(r.device_id, profile);
+    if (profile && age < HARDWARE_WINDOW && isPaymentEvent(r.event_type, r.payment_hash)) {
+      pair('hd', profile, r.device_id);
+      pair('hp', profile, r.payment_hash);
+      if (isSmallPayment(r.payment_hash, r.order_amount))
+        add(`small:${siteId}:hw:${profile}\n${HARDWARE_WINDOW}`);
+    }
     for (const [kind, id] of [
       ['ip', r.ip_address],
       ['acct', r.account_id],
@@ -116,16 +131,19 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
     pair('dp', r.device_id, r.payment_hash);
     pair('ea', emailKey(r.email), r.account_id);
   }
-  const work: Array<Promise<unknown>> = [];
+  const work: unknown[] = [];
   for (const [key, amount] of counts) {
     const [name, window] = key.split('\n') as [string, string];
     work.push(h.hit(name, Number(window), amount));
   }
   for (const [key, members] of pairs) {
     const [p, owner] = key.split('\n') as [Pair, string];
-    for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, DAY));
-    work.push(h.hit(`dist:${siteId}:${p}:${owner}`, DAY, members.size));
+    const window = pairWindow(p);
+    for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, window));
+    work.push(h.hit(`dist:${siteId}:${p}:${owner}`, window, members.size));
   }
+  for (const [device, profile] of hardware)
+    work.push(h.set(hardwareMapKey(siteId, device), profile, HARDWARE_MAP_TTL_MS));
   for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
   if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
   await Promise.all(work);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { registerFingerprint } from '../fingerprint/register.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
 import { createEngine } from './engine.ts';
@@ -21,6 +22,11 @@ const history = (r: { features: Record<string, unknown> }) => r.features.history
 
 describe('velocity and history across a restart', () => {
   it('rebuilds counters from recorded decisions, so counts match', async () => {
+    // A fixed clock: on the wall clock a minute boundary mid-test shrinks the sliding 1-minute estimate.
+    const clock = 1_700_000_000_000;
+    ctx.now = () => clock;
+    await ctx.hotState.close();
+    ctx.hotState = new MemoryHotState(() => clock);
     const engine = createEngine(ctx);
     let before: HistoryCounts | undefined;
     for (let i = 0; i < 5; i++) {
@@ -49,7 +55,7 @@ describe('velocity and history across a restart', () => {
     });
 
     // "Restart": same database, empty hot state, new engine.
-    const restarted: AppContext = { ...ctx, hotState: new MemoryHotState() };
+    const restarted: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock) };
     const input = makeInput(
       restarted,
       {
@@ -76,11 +82,69 @@ describe('velocity and history across a restart', () => {
   });
 
   it('does not rebuild twice when hot state kept its counters (scale mode)', async () => {
+    const clock = 1_700_000_000_000;
+    ctx.now = () => clock;
+    await ctx.hotState.close();
+    ctx.hotState = new MemoryHotState(() => clock);
     const engine = createEngine(ctx);
     const input = makeInput(ctx, { fingerprint: FINGERPRINT }, { site });
     await recordDecision(ctx, input, await engine.score(input));
     // A second process on the same (shared) hot state.
     const second = makeInput(ctx, { fingerprint: FINGERPRINT }, { site });
     expect(history(await createEngine(ctx).score(second)).ip_1m).toBe(2);
+  });
+});
+
+describe('hardware-profile counters across a restart', () => {
+  it('rebuilds them, and the device → profile map the server side needs, from recorded decisions', async () => {
+    let clock = 1_700_000_000_000;
+    ctx.now = () => clock;
+    await ctx.hotState.close();
+    ctx.hotState = new MemoryHotState(() => clock);
+    const engine = createEngine(ctx);
+    // An anti-detect browser: one machine, new canvas/audio/WebGL noise and a new card each time.
+    const attempt = async (i: number, e = engine, c = ctx) => {
+      const fingerprint = {
+        ...FINGERPRINT,
+        canvas_hash: `noise-c${i}`,
+        audio_hash: `noise-a${i}`,
+        webgl: { ...FINGERPRINT.webgl, hash: `noise-w${i}` },
+      };
+      const { token } = await registerFingerprint(c, site, { fingerprint });
+      const context = { event_type: 'checkout' as const, account_id: `ct_${i}`, order_amount: 1.25 };
+      const collect = makeInput(
+        c,
+        { token, fingerprint, context },
+        { site, surface: 'browser', ip: `73.1.${i}.9`, now: clock },
+      );
+      await recordDecision(c, collect, await e.score(collect));
+      clock += 500;
+      return { token, context, ip: `73.1.${i}.9` };
+    };
+    const verify = async (
+      a: { token: string; context: { event_type: 'checkout'; account_id: string; order_amount: number } },
+      i: number,
+      e = engine,
+      c = ctx,
+    ) => {
+      const input = makeInput(
+        c,
+        { token: a.token, context: { ...a.context, payment_hash: `pm_${i}` } },
+        { site, ip: `73.1.${i}.9`, now: clock },
+      );
+      const result = await e.score(input);
+      await recordDecision(c, input, result);
+      clock += 30_000;
+      return result;
+    };
+    for (let i = 0; i < 4; i++) await verify(await attempt(i), i);
+    // The 5th page has scored its checkout; then the process restarts before the backend's /verify.
+    const fifth = await attempt(4);
+    const restarted: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock) };
+    const after = await verify(fifth, 4, createEngine(restarted), restarted);
+    expect(after.features.hardware_profile).toMatch(/^hw_/);
+    expect(history(after)).toMatchObject({ hw_devices_1h: 5, hw_payments_1h: 5, hw_small_payments_1h: 5 });
+    expect(after.signals.map((s) => s.rule)).toContain('hardware_card_testing');
+    await restarted.hotState.close();
   });
 });

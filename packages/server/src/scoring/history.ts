@@ -1,10 +1,14 @@
 import type { AppContext } from '../context.ts';
+import { hardwareProfileOf } from '../fingerprint/hardware.ts';
+import { allOf, isPromise, type MaybePromise } from '../state/hot-state.ts';
 import {
   DAY,
   DEVICE_WINDOW,
+  HARDWARE_WINDOW,
   HOUR,
   MINUTE,
   type Pair,
+  pairWindow,
   RECENT_RISK_MS,
   recordFirstSeen,
   SDK_SEEN_MS,
@@ -39,6 +43,13 @@ export interface Observation {
   smallPayment: boolean;
   /** A server-side call that carried a valid token: the site integrates the browser SDK. */
   sdkServerCall: boolean;
+  /**
+   * The device's hardware profile (fingerprint/hardware.ts), "" when none; a promise when it is
+   * being looked up for a token's device. Counted on payment events only.
+   */
+  hardwareProfile: string | Promise<string>;
+  /** A checkout or an event with a payment hash (isPaymentEvent). */
+  paymentEvent: boolean;
 }
 
 export interface HistoryCounts {
@@ -81,35 +92,55 @@ export interface HistoryCounts {
   small_payments_subnet_24h: number;
   /** The site's backend sent valid tokens recently (it integrates the browser SDK). */
   site_uses_sdk: boolean;
+  /**
+   * Payment events (checkouts, events with a payment hash) of this hardware profile in 1 h:
+   * distinct device ids, distinct payment hashes, small payments. Present on payment events with
+   * a hardware profile (absent elsewhere and in decisions recorded before they existed).
+   */
+  hw_devices_1h?: number;
+  hw_payments_1h?: number;
+  hw_small_payments_1h?: number;
 }
 
 export class History {
   private readonly rebuilt = new Map<string, Promise<void>>();
+  private readonly rebuiltSites = new Set<string>();
   /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Count this event and answer the counters including it. */
-  async observe(o: Observation, now: number): Promise<HistoryCounts> {
-    await this.ensureRebuilt(o.siteId);
+  /**
+   * Count this event and answer the counters including it. With the in-process hot state every
+   * operation answers at once and no promise is made (this runs ~30 counter operations per event).
+   */
+  observe(o: Observation, now: number): MaybePromise<HistoryCounts> {
+    const rebuilding = this.ensureRebuilt(o.siteId);
+    return rebuilding ? rebuilding.then(() => this.count(o, now)) : this.count(o, now);
+  }
+
+  private count(o: Observation, now: number): MaybePromise<HistoryCounts> {
     const h = this.ctx.hotState;
     const s = o.siteId;
-    const zero = Promise.resolve(0);
-    const vel = (kind: string, id: string, w: number) => (id ? h.hit(`vel:${s}:${kind}:${id}`, w) : zero);
+    const vel = (kind: string, id: string, w: number) => (id ? h.hit(`vel:${s}:${kind}:${id}`, w) : 0);
+    // Counted when `add`, else read.
+    const tally = (add: boolean, key: string, w: number) => (add ? h.hit(key, w) : h.count(key, w));
     const fail = (kind: string, id: string) =>
-      id
-        ? o.loginFailed
-          ? h.hit(`fail:${s}:${kind}:${id}`, HOUR)
-          : h.count(`fail:${s}:${kind}:${id}`, HOUR)
-        : zero;
+      id ? tally(o.loginFailed, `fail:${s}:${kind}:${id}`, HOUR) : 0;
     const small = (kind: string, id: string) =>
-      id
-        ? o.smallPayment
-          ? h.hit(`small:${s}:${kind}:${id}`, DAY)
-          : h.count(`small:${s}:${kind}:${id}`, DAY)
-        : zero;
-    const results = await Promise.all([
+      id ? tally(o.smallPayment, `small:${s}:${kind}:${id}`, DAY) : 0;
+    // Hardware-profile counters: payment events only (a lookup for a token's device, then 5 ops).
+    const hwOf = (p: string) =>
+      p
+        ? allOf([
+            this.distinct(s, 'hd', p, o.deviceId),
+            this.distinct(s, 'hp', p, o.paymentHash),
+            tally(o.smallPayment, `small:${s}:hw:${p}`, HARDWARE_WINDOW),
+          ] as const)
+        : null;
+    const profile = o.paymentEvent ? o.hardwareProfile : '';
+    const hwCounts = isPromise(profile) ? profile.then(hwOf) : hwOf(profile);
+    const results = allOf([
       vel('ip', o.ip, MINUTE),
       vel('ip', o.ip, HOUR),
       vel('acct', o.accountId, MINUTE),
@@ -123,19 +154,15 @@ export class History {
       this.distinct(s, 'ap', o.accountId, o.paymentHash),
       this.distinct(s, 'dp', o.deviceId, o.paymentHash),
       this.distinct(s, 'ea', o.email, o.accountId),
-      o.deviceId ? recordFirstSeen(this.ctx.hotState, s, o.deviceId, now) : Promise.resolve(null),
-      o.deviceId ? h.hit(`devn:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
-      o.deviceId ? h.count(`devbad:${s}:${o.deviceId}`, DEVICE_WINDOW) : zero,
+      o.deviceId ? recordFirstSeen(this.ctx.hotState, s, o.deviceId, now) : null,
+      o.deviceId ? h.hit(`devn:${s}:${o.deviceId}`, DEVICE_WINDOW) : 0,
+      o.deviceId ? h.count(`devbad:${s}:${o.deviceId}`, DEVICE_WINDOW) : 0,
       vel('tok', o.tokenId, HOUR),
       this.distinct(s, 'ta', o.tokenId, o.accountId),
       o.tokenId ? h.get(`rrisk:${s}:tok:${o.tokenId}`) : null,
       o.deviceId ? h.get(`rrisk:${s}:dev:${o.deviceId}`) : null,
       fail('net', o.subnet),
-      o.subnet
-        ? o.loginFailed
-          ? h.hit(`fail24:${s}:net:${o.subnet}`, DAY)
-          : h.count(`fail24:${s}:net:${o.subnet}`, DAY)
-        : zero,
+      o.subnet ? tally(o.loginFailed, `fail24:${s}:net:${o.subnet}`, DAY) : 0,
       o.loginFailed ? this.distinct(s, 'sf', o.subnet, o.accountId) : this.distinctCount(s, 'sf', o.subnet),
       o.loginFailed ? this.distinct(s, 'fu', o.ip, o.userAgent) : this.distinctCount(s, 'fu', o.ip),
       this.distinct(s, 'pi', o.ip, o.paymentHash),
@@ -144,50 +171,23 @@ export class History {
       small('dev', o.deviceId),
       small('net', o.subnet),
       this.sdkSeen(s, o.sdkServerCall),
-      o.subnet
-        ? o.login
-          ? h.hit(`login24:${s}:net:${o.subnet}`, DAY)
-          : h.count(`login24:${s}:net:${o.subnet}`, DAY)
-        : zero,
-    ]);
-    const n = (i: number) => (results[i] as number | null) ?? 0;
-    return {
-      ip_1m: n(0),
-      ip_1h: n(1),
-      account_1m: n(2),
-      account_1h: n(3),
-      device_1m: n(4),
-      device_1h: n(5),
-      failed_logins_account_1h: n(6),
-      failed_logins_ip_1h: n(7),
-      accounts_per_device_24h: n(8),
-      accounts_per_ip_24h: n(9),
-      payments_per_account_24h: n(10),
-      payments_per_device_24h: n(11),
-      accounts_per_email_24h: n(12),
-      device_first_seen: results[13] as number | null,
-      device_events_30d: n(14),
-      device_risky_events_30d: n(15),
-      token_events_1h: n(16),
-      token_accounts_24h: n(17),
-      token_recent_risk: Number(results[18] ?? 0) || 0,
-      device_recent_risk: Number(results[19] ?? 0) || 0,
-      failed_logins_subnet_1h: n(20),
-      failed_logins_subnet_24h: n(21),
-      failed_accounts_subnet_24h: n(22),
-      failed_login_uas_ip_24h: n(23),
-      payments_per_ip_24h: n(24),
-      payments_per_subnet_24h: n(25),
-      small_payments_account_24h: n(26),
-      small_payments_device_24h: n(27),
-      small_payments_subnet_24h: n(28),
-      site_uses_sdk: results[29] === true,
-      logins_subnet_24h: n(30),
-    };
+      o.subnet ? tally(o.login, `login24:${s}:net:${o.subnet}`, DAY) : 0,
+      hwCounts,
+    ] as const);
+    return isPromise(results) ? results.then(countsOf) : countsOf(results);
+  }
+
+  /**
+   * The hardware profile remembered for a token's device when the token was issued (after the
+   * site's rebuild, which restores it from recorded decisions), "" when unknown.
+   */
+  async hardwareProfile(siteId: string, deviceId: string): Promise<string> {
+    await this.ensureRebuilt(siteId);
+    return hardwareProfileOf(this.ctx.hotState, siteId, deviceId);
   }
 
   /** Whether the site's backend sent a valid token within SDK_SEEN_MS (marking it when it does now). */
-  private async sdkSeen(siteId: string, now: boolean): Promise<boolean> {
+  private sdkSeen(siteId: string, now: boolean): MaybePromise<boolean> {
     const key = `sdk:${siteId}`;
     const at = this.ctx.now();
     const c = this.sdkCache.get(siteId);
@@ -195,14 +195,19 @@ export class History {
       // Refresh the shared marker at most every 10 minutes per process.
       if (!c?.seen || at - c.marked > 10 * MINUTE) {
         this.sdkCache.set(siteId, { seen: true, checked: at, marked: at });
-        await this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
+        const marked = this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
+        if (isPromise(marked)) return marked.then(() => true);
       }
       return true;
     }
     if (c && at - c.checked < MINUTE) return c.seen;
-    const seen = (await this.ctx.hotState.get(key)) !== null;
-    this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
-    return seen;
+    const remember = (value: string | null) => {
+      const seen = value !== null;
+      this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
+      return seen;
+    };
+    const value = this.ctx.hotState.get(key);
+    return isPromise(value) ? value.then(remember) : remember(value);
   }
 
   /**
@@ -217,7 +222,7 @@ export class History {
     recent?: { tokenId: string; evidenceRisk: number; previousToken: number; previousDevice: number },
   ): Promise<void> {
     const h = this.ctx.hotState;
-    const work: Array<Promise<unknown>> = [];
+    const work: unknown[] = [];
     if (deviceId && riskScore >= 60) work.push(h.hit(`devbad:${siteId}:${deviceId}`, DEVICE_WINDOW));
     if (recent && recent.evidenceRisk > 0) {
       const r = Math.round(recent.evidenceRisk);
@@ -230,38 +235,80 @@ export class History {
   }
 
   /** Distinct members of `owner` so far, without adding one. */
-  private distinctCount(siteId: string, pair: Pair, owner: string): Promise<number> {
-    return owner ? this.ctx.hotState.count(`dist:${siteId}:${pair}:${owner}`, DAY) : Promise.resolve(0);
+  private distinctCount(siteId: string, pair: Pair, owner: string): MaybePromise<number> {
+    return owner ? this.ctx.hotState.count(`dist:${siteId}:${pair}:${owner}`, pairWindow(pair)) : 0;
   }
 
   /**
-   * Distinct `member`s seen with `owner` in 24 h (approximate: claimOnce + sliding counter). An
-   * event without a member (a browser checkout without the payment hash) reads the count.
+   * Distinct `member`s seen with `owner` in the pair's window (24 h; hardware pairs 1 h;
+   * approximate: claimOnce + sliding counter). An event without a member (a browser checkout
+   * without the payment hash) reads the count.
    */
-  private async distinct(
-    siteId: string,
-    pair: Pair,
-    owner: string,
-    member: string,
-    amount = 1,
-  ): Promise<number> {
+  private distinct(siteId: string, pair: Pair, owner: string, member: string): MaybePromise<number> {
     if (!owner) return 0;
     if (!member) return this.distinctCount(siteId, pair, owner);
+    const h = this.ctx.hotState;
+    const window = pairWindow(pair);
     const key = `dist:${siteId}:${pair}:${owner}`;
-    if (await this.ctx.hotState.claimOnce(`seen:${siteId}:${pair}:${owner}:${member}`, DAY)) {
-      return this.ctx.hotState.hit(key, DAY, amount);
-    }
-    return this.ctx.hotState.count(key, DAY);
+    const tally = (firstTime: boolean) => (firstTime ? h.hit(key, window) : h.count(key, window));
+    const claimed = h.claimOnce(`seen:${siteId}:${pair}:${owner}:${member}`, window);
+    return isPromise(claimed) ? claimed.then(tally) : tally(claimed);
   }
 
-  ensureRebuilt(siteId: string): Promise<void> {
+  /** Rebuild the site's counters once per process; null once done (no promise to wait for). */
+  ensureRebuilt(siteId: string): Promise<void> | null {
+    if (this.rebuiltSites.has(siteId)) return null;
     let p = this.rebuilt.get(siteId);
     if (!p) {
-      p = rebuildHistory(this.ctx, siteId).catch((err: unknown) => {
-        this.ctx.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
-      });
+      p = rebuildHistory(this.ctx, siteId)
+        .catch((err: unknown) => {
+          this.ctx.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
+        })
+        .then(() => {
+          this.rebuiltSites.add(siteId);
+        });
       this.rebuilt.set(siteId, p);
     }
     return p;
   }
+}
+
+/** The counters of observe(), in its order of operations. */
+function countsOf(results: readonly unknown[]): HistoryCounts {
+  const hwc = results[31] as readonly [number, number, number] | null;
+  const n = (i: number) => (results[i] as number | null) ?? 0;
+  return {
+    ip_1m: n(0),
+    ip_1h: n(1),
+    account_1m: n(2),
+    account_1h: n(3),
+    device_1m: n(4),
+    device_1h: n(5),
+    failed_logins_account_1h: n(6),
+    failed_logins_ip_1h: n(7),
+    accounts_per_device_24h: n(8),
+    accounts_per_ip_24h: n(9),
+    payments_per_account_24h: n(10),
+    payments_per_device_24h: n(11),
+    accounts_per_email_24h: n(12),
+    device_first_seen: results[13] as number | null,
+    device_events_30d: n(14),
+    device_risky_events_30d: n(15),
+    token_events_1h: n(16),
+    token_accounts_24h: n(17),
+    token_recent_risk: Number(results[18] ?? 0) || 0,
+    device_recent_risk: Number(results[19] ?? 0) || 0,
+    failed_logins_subnet_1h: n(20),
+    failed_logins_subnet_24h: n(21),
+    failed_accounts_subnet_24h: n(22),
+    failed_login_uas_ip_24h: n(23),
+    payments_per_ip_24h: n(24),
+    payments_per_subnet_24h: n(25),
+    small_payments_account_24h: n(26),
+    small_payments_device_24h: n(27),
+    small_payments_subnet_24h: n(28),
+    site_uses_sdk: results[29] === true,
+    logins_subnet_24h: n(30),
+    ...(hwc ? { hw_devices_1h: hwc[0], hw_payments_1h: hwc[1], hw_small_payments_1h: hwc[2] } : {}),
+  };
 }

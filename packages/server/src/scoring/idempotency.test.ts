@@ -2,12 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import type { TestApp } from '../testing/context.ts';
 import { browserHeaders, createScoringTestApp, fakeEngine, serverHeaders } from '../testing/scoring-app.ts';
-import {
-  canonicalBodyHash,
-  canonicalJson,
-  IDEMPOTENCY_RETENTION_MS,
-  IN_FLIGHT_TIMEOUT_MS,
-} from './idempotency.ts';
+import { canonicalBodyHash, canonicalJson, IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 
 describe('canonical body hash', () => {
   it('ignores key order and whitespace, not values', () => {
@@ -24,7 +19,13 @@ describe('canonical body hash', () => {
 
 describe('idempotency (SPEC §3)', () => {
   let gate: Promise<void> = Promise.resolve();
-  const engine = fakeEngine({ beforeScore: () => gate });
+  let scored = 0;
+  const engine = fakeEngine({
+    beforeScore: () => {
+      scored++;
+      return gate;
+    },
+  });
   let t: TestApp;
   let w: TestWorkspace;
   beforeAll(async () => {
@@ -92,16 +93,10 @@ describe('idempotency (SPEC §3)', () => {
     gate = new Promise((resolve) => {
       open = resolve;
     });
+    const before = scored;
     const first = verify(body('k-flight', 'acct-flight'));
-    for (let i = 0; i < 100; i++) {
-      const row = await t.ctx.database.db
-        .selectFrom('idempotency_keys')
-        .select('key')
-        .where('key', '=', 'k-flight')
-        .executeTakeFirst();
-      if (row) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    for (let i = 0; i < 100 && scored === before; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(scored).toBe(before + 1); // the first request is being scored, its key not yet recorded
     const during = await verify(body('k-flight', 'acct-flight'));
     expect(during.statusCode).toBe(409);
     expect(during.json().error.code).toBe('idempotency_in_progress');
@@ -123,6 +118,23 @@ describe('idempotency (SPEC §3)', () => {
       if (r.statusCode === 409) expect(r.json().error.code).toBe('idempotency_in_progress');
     }
     expect(await decisionsFor('acct-race')).toBe(1);
+  });
+
+  it('makes one decision even when processes share no in-flight lock: the latecomers replay it', async () => {
+    const { hotState } = t.ctx;
+    const realLock = hotState.lock;
+    hotState.lock = async () => null; // every request believes it holds the key, as separate processes would
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => verify(body('k-no-lock', 'acct-no-lock'))),
+      );
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
+      const ids = new Set(results.map((r) => r.json().data.request_id));
+      expect(ids.size).toBe(1);
+    } finally {
+      hotState.lock = realLock;
+    }
+    expect(await decisionsFor('acct-no-lock')).toBe(1);
   });
 
   it('scopes keys by site and route', async () => {
@@ -170,7 +182,7 @@ describe('idempotency (SPEC §3)', () => {
     expect(await decisionsFor('acct-expire')).toBe(2);
   });
 
-  it('takes over a key left in flight by a crashed process', async () => {
+  it('takes over a key row left without its decision (by an earlier version that crashed)', async () => {
     await t.ctx.database.db
       .insertInto('idempotency_keys')
       .values({
@@ -179,7 +191,7 @@ describe('idempotency (SPEC §3)', () => {
         key: 'k-crashed',
         body_hash: 'whatever',
         decision_id: 'crashed-before-recording',
-        created_at: Date.now() - IN_FLIGHT_TIMEOUT_MS - 1000,
+        created_at: Date.now() - 1000,
       })
       .execute();
     expect((await verify(body('k-crashed', 'acct-crashed'))).statusCode).toBe(201);

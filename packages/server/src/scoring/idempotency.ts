@@ -1,20 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
+import { precompiled } from '../storage/precompiled.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 
 /**
- * Idempotency of the scoring routes (SPEC §3), atomic across processes through the database.
- * The first request inserts the `(site, route, key)` row with the decision id it will record
- * under (the primary key decides the race), then scores. The key completes atomically with the
- * decision: the recording transaction inserts that decision row, nothing else needs updating.
- * Everyone else finds the row: a different body → 409 `idempotency_conflict`; the decision not
- * there yet → 409 `idempotency_in_progress`; the decision there → it is replayed.
+ * Idempotency of the scoring routes (SPEC §3).
+ * - In flight: the first request takes the hot-state lock of `(site, route, key)` (in process by
+ *   default, shared by every process with Redis), naming its body hash. Anyone else gets 409:
+ *   `idempotency_in_progress` for the same body, `idempotency_conflict` for another.
+ * - Recorded: the key's row is written in the decision's own transaction (decision-writer.ts),
+ *   so a key row always has its decision. A later request finds it and replays the decision, or
+ *   gets `idempotency_conflict` for another body. After 24 h the key is free again.
+ * - The row's insert only takes a key that is free (none, or older than 24 h). If it was taken
+ *   meanwhile (the lock expired, or processes that share no hot state), the decision is not
+ *   recorded and the request answers as a latecomer: one key, one decision, whatever happens.
  */
 export type IdempotencyRoute = 'collect' | 'verify';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** An in-flight row older than this belongs to a crashed process and may be taken over. */
+/** The in-flight lock's lifetime: far longer than any scoring, short enough to recover from a crash. */
 export const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
 
 export interface IdempotencyScope {
@@ -23,21 +30,22 @@ export interface IdempotencyScope {
   key: string;
 }
 
-/** Proof that this request owns the key: the row as it was written. */
-export interface IdempotencyClaim extends IdempotencyScope {
-  bodyHash: string;
-  /** The id the decision will be recorded under. */
-  decisionId: string;
-  createdAt: number;
+/** A request that owns its key: written with the decision, then the lock is given back. */
+export interface OwnedKey {
+  row: IdempotencyKeysTable;
+  release(): Promise<void>;
 }
 
 export type IdempotencyOutcome =
-  | { kind: 'claimed'; claim: IdempotencyClaim }
+  | { kind: 'owned'; key: OwnedKey }
   /** `response`: the recorded Decision JSON. */
   | { kind: 'replay'; decisionId: string; response: string };
 
 /** JSON with object keys sorted at every depth: equal after parsing ⇔ equal text. */
 export function canonicalJson(value: unknown): string {
+  // Numbers and strings first: behaviour samples make most of a body's values numbers.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) {
     let out = '[';
@@ -63,79 +71,111 @@ export function canonicalBodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
-export async function claimIdempotencyKey(
+const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
+  db
+    .selectFrom('idempotency_keys as k')
+    .leftJoin('decisions as d', 'd.id', 'k.decision_id')
+    .select(['k.body_hash', 'k.decision_id', 'k.created_at', 'd.response'])
+    .where('k.site_id', '=', arg('siteId'))
+    .where('k.route', '=', arg('route'))
+    .where('k.key', '=', arg('key')),
+);
+
+export const idempotencyInProgress = () =>
+  new ApiError(
+    'idempotency_in_progress',
+    'A request with this idempotency_key is still being processed; retry shortly.',
+  );
+const conflict = () =>
+  new ApiError('idempotency_conflict', 'This idempotency_key was already used with a different body.');
+
+/**
+ * The recorded decision of a key, if any, as the answer to a request with `bodyHash`: a replay,
+ * 409 `idempotency_conflict`, or undefined when the key is free (never used, or past 24 h).
+ */
+export async function recordedKey(
   db: Kysely<DB>,
+  scope: IdempotencyScope,
+  bodyHash: string,
+  now: number,
+): Promise<{ kind: 'replay'; decisionId: string; response: string } | undefined> {
+  const [row] = (await keyState(db, scope)).rows;
+  if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
+    return undefined;
+  if (row.body_hash !== bodyHash) throw conflict();
+  return { kind: 'replay', decisionId: row.decision_id, response: row.response };
+}
+
+/** Take the key for a new decision `decisionId`, or answer from what holds it (see above). */
+export async function beginIdempotent(
+  ctx: AppContext,
   scope: IdempotencyScope,
   bodyHash: string,
   decisionId: string,
   now: number,
 ): Promise<IdempotencyOutcome> {
-  const claim: IdempotencyClaim = { ...scope, bodyHash, decisionId, createdAt: now };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        site_id: scope.siteId,
-        route: scope.route,
-        key: scope.key,
-        body_hash: bodyHash,
-        decision_id: decisionId,
-        created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['site_id', 'route', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'claimed', claim };
-
-    const existing = await db
-      .selectFrom('idempotency_keys as k')
-      .leftJoin('decisions as d', 'd.id', 'k.decision_id')
-      .select(['k.body_hash', 'k.decision_id', 'k.created_at', 'd.response'])
-      .where('k.site_id', '=', scope.siteId)
-      .where('k.route', '=', scope.route)
-      .where('k.key', '=', scope.key)
-      .executeTakeFirst();
-    if (!existing) continue;
-    const complete = existing.response !== null;
-    const age = now - Number(existing.created_at);
-    if (age >= (complete ? IDEMPOTENCY_RETENTION_MS : IN_FLIGHT_TIMEOUT_MS)) {
-      const taken = await db
-        .updateTable('idempotency_keys')
-        .set({ body_hash: bodyHash, decision_id: decisionId, created_at: now })
-        .where('site_id', '=', scope.siteId)
-        .where('route', '=', scope.route)
-        .where('key', '=', scope.key)
-        .where('decision_id', '=', existing.decision_id)
-        .where('created_at', '=', existing.created_at)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) > 0) return { kind: 'claimed', claim };
-      continue;
+  const lock = `idem:${scope.siteId}:${scope.route}:${scope.key}`;
+  const holder = `${bodyHash}:${decisionId}`;
+  const held = await ctx.hotState.lock(lock, holder, IN_FLIGHT_TIMEOUT_MS);
+  if (held !== null)
+    throw held === '' || held.startsWith(`${bodyHash}:`) ? idempotencyInProgress() : conflict();
+  const release = () => ctx.hotState.unlock(lock, holder);
+  try {
+    const recorded = await recordedKey(ctx.database.db, scope, bodyHash, now);
+    if (recorded) {
+      await release();
+      return recorded;
     }
-    if (existing.body_hash !== bodyHash) {
-      throw new ApiError(
-        'idempotency_conflict',
-        'This idempotency_key was already used with a different body.',
-      );
-    }
-    if (existing.response === null) {
-      throw new ApiError(
-        'idempotency_in_progress',
-        'A request with this idempotency_key is still being processed; retry shortly.',
-      );
-    }
-    return { kind: 'replay', decisionId: existing.decision_id, response: existing.response };
+  } catch (err) {
+    await release();
+    throw err;
   }
-  throw new ApiError('idempotency_in_progress', 'This idempotency_key is contended; retry shortly.');
+  const row: IdempotencyKeysTable = {
+    site_id: scope.siteId,
+    route: scope.route,
+    key: scope.key,
+    body_hash: bodyHash,
+    decision_id: decisionId,
+    created_at: now,
+  };
+  return { kind: 'owned', key: { row, release } };
 }
 
-/** Scoring or recording failed: give the key back so that a retry can proceed. */
-export async function releaseIdempotencyKey(db: Kysely<DB>, claim: IdempotencyClaim): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('site_id', '=', claim.siteId)
-    .where('route', '=', claim.route)
-    .where('key', '=', claim.key)
-    .where('decision_id', '=', claim.decisionId)
-    .execute();
+/**
+ * The key row's insert, run in the decision's transaction: takes a free key only (none yet, past
+ * 24 h, or left without its decision by an older version). No row changed ⇒ the key is taken.
+ */
+export function takeKeyQuery(db: Kysely<DB>, row: IdempotencyKeysTable, freeBefore: number) {
+  return db
+    .insertInto('idempotency_keys')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['site_id', 'route', 'key'])
+        .doUpdateSet((eb) => ({
+          body_hash: eb.ref('excluded.body_hash'),
+          decision_id: eb.ref('excluded.decision_id'),
+          created_at: eb.ref('excluded.created_at'),
+        }))
+        .where((eb) =>
+          eb.or([
+            eb('idempotency_keys.created_at', '<', freeBefore),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('decisions')
+                  .select('decisions.id')
+                  .whereRef('decisions.id', '=', 'idempotency_keys.decision_id'),
+              ),
+            ),
+          ]),
+        ),
+    );
+}
+
+/** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
+export function keyFreeBefore(now: number): number {
+  return now - IDEMPOTENCY_RETENTION_MS;
 }
 
 /** Forget keys past the 24 h retention. */

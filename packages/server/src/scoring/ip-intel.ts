@@ -1,22 +1,38 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { classifyAddress } from '../webhooks/address-policy.ts';
+import {
+  findRange,
+  packCountry,
+  type RangeTable,
+  readRanges,
+  unpackCountry,
+  v4number,
+  v6upper,
+} from './ip-ranges.ts';
+
+/** Country of an address: geo-whois-asn-country (CC0; RIR delegations and WHOIS). */
+const COUNTRY_PACKAGE = '@ip-location-db/geo-whois-asn-country';
+const COUNTRY_FILE = 'geo-whois-asn-country';
 
 /**
  * Offline IP intelligence: the autonomous system (ASN, organisation) of an address from the
  * `@ip-location-db/asn` package (RouteViews + DB-IP, CC BY 4.0; CSV ranges shipped in
- * node_modules, no network access), and whether that network is a hosting/cloud provider.
+ * node_modules, no network access), whether that network is a hosting/cloud provider, and the
+ * country from `@ip-location-db/geo-whois-asn-country` (CC0).
  *
- * Loaded once per process in the background (≈ 0.5–1 s, ≈ 10 MB); lookups before it is ready,
- * or without the package, answer "unknown". `WARDEN_IP_DB=off` disables it;
- * `WARDEN_IP_DB_DIR=/path` reads `asn-ipv4-num.csv` / `asn-ipv6-num.csv` from another directory
- * (a newer download). Update: `npm update @ip-location-db/asn -w packages/server`.
+ * Loaded once per process in the background (≈ 1–2 s, ≈ 20 MB); lookups before it is ready,
+ * or without the packages, answer "unknown". `WARDEN_IP_DB=off` disables it;
+ * `WARDEN_IP_DB_DIR=/path` reads `asn-ipv{4,6}-num.csv` and `geo-whois-asn-country-ipv{4,6}-num.csv`
+ * from another directory when they are there (a newer download). Update:
+ * `npm update @ip-location-db/asn @ip-location-db/geo-whois-asn-country -w packages/server`.
  */
 export interface IpInfo {
   asn: number | null;
   org: string | null;
-  /** Not in the ASN database: always null for now (docs/signals.md). */
+  /** ISO 3166-1 alpha-2 country of the address's network (registry data), or null. */
   country: string | null;
   /** The network is a hosting, cloud or VPN provider (HOSTING_ASNS or an org-name keyword). */
   hosting: boolean;
@@ -43,13 +59,11 @@ export function isHostingNetwork(asn: number, org: string): boolean {
 }
 
 interface Table {
-  v4start: Uint32Array;
-  v4end: Uint32Array;
-  v4asn: Uint32Array;
-  /** IPv6 ranges by their upper 64 bits (allocations are /48 or larger). */
-  v6start: BigUint64Array;
-  v6end: BigUint64Array;
-  v6asn: Uint32Array;
+  asn4: RangeTable<Uint32Array>;
+  asn6: RangeTable<BigUint64Array>;
+  /** Country ranges (`@ip-location-db/geo-whois-asn-country`); empty when not installed. */
+  country4: RangeTable<Uint32Array>;
+  country6: RangeTable<BigUint64Array>;
   orgs: Map<number, string>;
   hosting: Set<number>;
 }
@@ -59,11 +73,11 @@ export interface IpDatabaseOptions {
   dir: string | undefined;
 }
 
-function packageDir(options: IpDatabaseOptions): string | null {
-  if (options.dir) return options.dir;
+function packageDir(options: IpDatabaseOptions, pkg: string, probe: string): string | null {
+  if (options.dir && existsSync(path.join(options.dir, probe))) return options.dir;
   try {
     const require = createRequire(import.meta.url);
-    return path.dirname(require.resolve('@ip-location-db/asn/package.json'));
+    return path.dirname(require.resolve(`${pkg}/package.json`));
   } catch {
     return null;
   }
@@ -73,86 +87,50 @@ function unquote(s: string): string {
   return s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replaceAll('""', '"') : s;
 }
 
-/** A typed array that doubles when full: no per-row JS numbers or BigInts are kept while loading. */
-class Column<T extends Uint32Array | BigUint64Array> {
-  length = 0;
-  constructor(private data: T) {}
-  push(value: T extends BigUint64Array ? bigint : number): void {
-    if (this.length === this.data.length) {
-      const bigger = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
-      bigger.set(this.data as never);
-      this.data = bigger;
-    }
-    (this.data as unknown as Array<typeof value>)[this.length++] = value;
-  }
-  done(): T {
-    return this.data.slice(0, this.length) as T;
-  }
+/**
+ * A copy of `s` that does not share memory with the string it was cut from: V8 keeps a slice as a
+ * view of its parent, so each kept organisation name would otherwise hold a whole 1 MiB chunk of
+ * the CSV file in memory (tens of megabytes in all).
+ */
+function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
-/** Parse `start,end,asn,org` lines (numeric addresses); `big` for IPv6 (upper 64 bits kept). */
-function parse<T extends Uint32Array | BigUint64Array>(
-  text: string,
-  empty: () => T,
-  orgs: Map<number, string>,
-) {
-  const first = empty();
-  const big = first instanceof BigUint64Array;
-  const starts = new Column(first);
-  const ends = new Column(empty());
-  const asns = new Column(new Uint32Array(1024));
-  const SHIFT = 64n;
-  let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const c1 = text.indexOf(',', pos);
-    const c2 = c1 < 0 ? -1 : text.indexOf(',', c1 + 1);
-    const c3 = c2 < 0 ? -1 : text.indexOf(',', c2 + 1);
-    if (c3 > 0 && c3 < nl) {
-      const asn = Number(text.slice(c2 + 1, c3));
-      if (Number.isSafeInteger(asn) && asn > 0) {
-        const start = text.slice(pos, c1);
-        const end = text.slice(c1 + 1, c2);
-        if (big) {
-          (starts as Column<BigUint64Array>).push(BigInt(start) >> SHIFT);
-          (ends as Column<BigUint64Array>).push(BigInt(end) >> SHIFT);
-        } else {
-          (starts as Column<Uint32Array>).push(Number(start));
-          (ends as Column<Uint32Array>).push(Number(end));
-        }
-        asns.push(asn);
-        if (!orgs.has(asn)) orgs.set(asn, unquote(text.slice(c3 + 1, nl).trim()));
-      }
-    }
-    pos = nl + 1;
-  }
-  return { starts: starts.done(), ends: ends.done(), asns: asns.done() };
+/** `asn,org` after the range: the ASN, remembering its organisation. */
+function asnValue(orgs: Map<number, string>) {
+  return (rest: string): number => {
+    const comma = rest.indexOf(',');
+    const asn = Number(comma < 0 ? rest : rest.slice(0, comma));
+    if (!Number.isSafeInteger(asn) || asn <= 0) return 0;
+    if (!orgs.has(asn)) orgs.set(asn, comma < 0 ? '' : detached(unquote(rest.slice(comma + 1))));
+    return asn;
+  };
 }
 
+/** One file at a time, streamed: only the typed arrays stay in memory. */
 async function load(options: IpDatabaseOptions): Promise<Table | null> {
   if (!options.enabled) return null;
-  const dir = packageDir(options);
-  if (!dir) return null;
-  const [v4text, v6text] = await Promise.all([
-    readFile(path.join(dir, 'asn-ipv4-num.csv'), 'utf8'),
-    readFile(path.join(dir, 'asn-ipv6-num.csv'), 'utf8').catch(() => ''),
-  ]);
+  const asnDir = packageDir(options, '@ip-location-db/asn', 'asn-ipv4-num.csv');
+  if (!asnDir) return null;
   const orgs = new Map<number, string>();
-  const v4 = parse(v4text, () => new Uint32Array(1024), orgs);
-  const v6 = parse(v6text, () => new BigUint64Array(1024), orgs);
+  const asn4 = await readRanges<Uint32Array>(path.join(asnDir, 'asn-ipv4-num.csv'), false, asnValue(orgs));
+  const asn6 = await readRanges<BigUint64Array>(path.join(asnDir, 'asn-ipv6-num.csv'), true, asnValue(orgs));
+  if (asn4.values.length === 0) return null;
   const hosting = new Set<number>();
   for (const [asn, org] of orgs) if (isHostingNetwork(asn, org)) hosting.add(asn);
-  return {
-    v4start: v4.starts,
-    v4end: v4.ends,
-    v4asn: v4.asns,
-    v6start: v6.starts,
-    v6end: v6.ends,
-    v6asn: v6.asns,
-    orgs,
-    hosting,
-  };
+  // Without the country package the paths do not exist and the tables stay empty.
+  const countryDir = packageDir(options, COUNTRY_PACKAGE, `${COUNTRY_FILE}-ipv4-num.csv`) ?? '/nonexistent';
+  const country4 = await readRanges<Uint32Array>(
+    path.join(countryDir, `${COUNTRY_FILE}-ipv4-num.csv`),
+    false,
+    packCountry,
+  );
+  const country6 = await readRanges<BigUint64Array>(
+    path.join(countryDir, `${COUNTRY_FILE}-ipv6-num.csv`),
+    true,
+    packCountry,
+  );
+  return { asn4, asn6, country4, country6, orgs, hosting };
 }
 
 let table: Table | null = null;
@@ -174,42 +152,24 @@ export function ipIntelReady(options: IpDatabaseOptions = { enabled: true, dir: 
   return loading;
 }
 
-function search<T extends number | bigint>(starts: ArrayLike<T>, ends: ArrayLike<T>, value: T): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid]! <= value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return hi >= 0 && value <= ends[hi]! ? hi : -1;
-}
-
-function v4number(ip: string): number {
-  let n = 0;
-  for (const part of ip.split('.')) n = n * 256 + Number(part);
-  return n;
-}
-
-function v6upper(ip: string): bigint | null {
-  const zone = ip.indexOf('%');
-  const a = zone >= 0 ? ip.slice(0, zone) : ip;
-  const [head = '', tail] = a.split('::') as [string, string | undefined];
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  let n = 0n;
-  for (let i = 0; i < 4; i++) {
-    const g = Number.parseInt(groups[i] ?? '0', 16);
-    if (!Number.isFinite(g)) return null;
-    n = (n << 16n) | BigInt(g);
-  }
-  return n;
-}
-
 const cache = new Map<string, IpInfo>();
 
-/** ASN, organisation and hosting flag of an address ("unknown" before the database is loaded). */
+/** The range value of `ip` in a v4/v6 table pair (0: not found). */
+function rangeValue(ip: string, v4: RangeTable<Uint32Array>, v6: RangeTable<BigUint64Array>): number {
+  const version = isIP(ip);
+  if (version === 4) {
+    const i = findRange(v4.starts, v4.ends, v4number(ip));
+    return i >= 0 ? v4.values[i]! : 0;
+  }
+  if (version === 6) {
+    const upper = v6upper(ip);
+    const i = upper === null ? -1 : findRange(v6.starts, v6.ends, upper);
+    return i >= 0 ? v6.values[i]! : 0;
+  }
+  return 0;
+}
+
+/** ASN, organisation, country and hosting flag of an address ("unknown" before the database is loaded). */
 export function lookupIp(ip: string): IpInfo {
   const t = table;
   if (!t || !ip) return UNKNOWN_IP;
@@ -217,18 +177,20 @@ export function lookupIp(ip: string): IpInfo {
   if (hit) return hit;
   let addr = ip;
   if (addr.startsWith('::ffff:') && isIP(addr.slice(7)) === 4) addr = addr.slice(7);
-  const version = isIP(addr);
-  let asn = 0;
-  if (version === 4) {
-    const i = search(t.v4start, t.v4end, v4number(addr));
-    if (i >= 0) asn = t.v4asn[i]!;
-  } else if (version === 6) {
-    const upper = v6upper(addr);
-    const i = upper === null ? -1 : search(t.v6start, t.v6end, upper);
-    if (i >= 0) asn = t.v6asn[i]!;
-  }
+  // Registry delegations span reserved blocks (documentation, private, CGNAT…): those have no owner.
+  if (classifyAddress(addr) !== 'public') return UNKNOWN_IP;
+  const asn = rangeValue(addr, t.asn4, t.asn6);
+  const cc = rangeValue(addr, t.country4, t.country6);
+  const country = cc > 0 ? unpackCountry(cc) : null;
   const info: IpInfo =
-    asn > 0 ? { asn, org: t.orgs.get(asn) ?? null, country: null, hosting: t.hosting.has(asn) } : UNKNOWN_IP;
+    asn > 0 || country
+      ? {
+          asn: asn > 0 ? asn : null,
+          org: asn > 0 ? (t.orgs.get(asn) ?? null) : null,
+          country,
+          hosting: asn > 0 && t.hosting.has(asn),
+        }
+      : UNKNOWN_IP;
   if (cache.size >= 50_000) cache.clear();
   cache.set(ip, info);
   return info;

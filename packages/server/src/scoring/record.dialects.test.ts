@@ -1,24 +1,21 @@
-import type { Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { DB } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { type TestApp, testDialects } from '../testing/context.ts';
 import { createScoringTestApp, fakeEngine, serverHeaders } from '../testing/scoring-app.ts';
+import { configureWebhook } from '../webhooks/test-fixtures.ts';
 
-// Watch the outbox call: it must happen inside the recording transaction, once per new decision.
-const outbox = vi.hoisted(() => ({
-  calls: [] as Array<{ inTransaction: boolean; id: string }>,
-  fail: false,
-}));
+// Watch the outbox row being built: once per new decision, in the recording transaction (a failure
+// there must leave no decision behind).
+const outbox = vi.hoisted(() => ({ calls: [] as Array<{ id: string }>, fail: false }));
 vi.mock('../webhooks/outbox.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../webhooks/outbox.ts')>();
   return {
     ...real,
-    enqueueDecisionCreated: async (trx: Transaction<DB>, row: DecisionsTable) => {
-      outbox.calls.push({ inTransaction: trx.isTransaction, id: row.id });
+    deliveryRow: (row: DecisionsTable, nowMs: number) => {
+      outbox.calls.push({ id: row.id });
       if (outbox.fail) throw new Error('outbox down');
-      return real.enqueueDecisionCreated(trx, row);
+      return real.deliveryRow(row, nowMs);
     },
   };
 });
@@ -29,6 +26,8 @@ describe.each(testDialects())('recording and idempotency on %s', (dialect) => {
   beforeAll(async () => {
     t = await createScoringTestApp({ dialect, services: { engine: fakeEngine() } });
     w = await createTestWorkspace(t.ctx, { plan: 'pro' });
+    // No dispatcher runs here: the deliveries stay queued where the test can see them.
+    await configureWebhook(t.ctx.database, w.site.id, 'https://hooks.example/warden');
   });
   afterAll(() => t.close());
 
@@ -56,7 +55,13 @@ describe.each(testDialects())('recording and idempotency on %s', (dialect) => {
     const res = await verify(event('acct-exact', { payment_hash: 'pm_x' }));
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
-    expect(outbox.calls).toEqual([{ inTransaction: true, id: data.request_id }]);
+    expect(outbox.calls).toEqual([{ id: data.request_id }]);
+    const deliveries = await t.ctx.database.db
+      .selectFrom('webhook_deliveries')
+      .select('decision_id')
+      .where('decision_id', '=', data.request_id)
+      .execute();
+    expect(deliveries).toHaveLength(1);
     const row = await t.ctx.database.db
       .selectFrom('decisions')
       .selectAll()

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
-import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
-import type { DB } from '../storage/db.ts';
-import type { DecisionsTable } from '../storage/scoring-schema.ts';
-import { enqueueDecisionCreated } from '../webhooks/outbox.ts';
+import type { Database } from '../storage/db.ts';
+import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { decisionWriter } from './decision-writer.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
 import {
+  beginIdempotent,
   canonicalBodyHash,
-  claimIdempotencyKey,
-  type IdempotencyClaim,
   type IdempotencyRoute,
-  releaseIdempotencyKey,
+  idempotencyInProgress,
+  type OwnedKey,
+  recordedKey,
 } from './idempotency.ts';
 
 /**
@@ -105,18 +105,26 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     label: null,
     labeled_at: null,
     created_at: input.now,
+    cluster_id: result.identity?.cluster_id ?? null,
   };
 }
 
 /**
- * Decision row + outbox row in one transaction. The decision row also completes the request's
- * idempotency key, which reserved `row.id` (see idempotency.ts).
+ * Decision row + outbox row + the request's idempotency key row in one transaction (shared with
+ * the decisions recorded in the same moment: decision-writer.ts). False: the key was taken by
+ * another decision meanwhile, and nothing was written.
  */
-export async function recordDecision(db: Kysely<DB>, row: DecisionsTable): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('decisions').values(row).execute();
-    await enqueueDecisionCreated(trx, row);
-  });
+export function recordDecision(
+  database: Database,
+  row: DecisionsTable,
+  key?: IdempotencyKeysTable,
+): Promise<boolean> {
+  return decisionWriter(database).write(row, key);
+}
+
+function replayed(response: string): ScoreEventResult {
+  const recorded = JSON.parse(response) as Decision;
+  return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
 }
 
 export async function scoreAndRecord(
@@ -124,22 +132,40 @@ export async function scoreAndRecord(
   engine: ScoringEngine,
   input: ScoreEventInput,
 ): Promise<ScoreEventResult> {
-  const { db } = ctx.database;
   const siteId = input.site.site.id;
   const now = ctx.now();
   const decisionId = randomUUID();
-  let claim: IdempotencyClaim | undefined;
+  let owned: OwnedKey | undefined;
   const key = input.body.idempotency_key;
-  if (key !== undefined) {
-    const scope = { siteId, route: input.route, key };
-    const outcome = await claimIdempotencyKey(db, scope, canonicalBodyHash(input.body), decisionId, now);
-    if (outcome.kind === 'replay') {
-      const recorded = JSON.parse(outcome.response) as Decision;
-      return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
-    }
-    claim = outcome.claim;
+  const scope = key === undefined ? undefined : { siteId, route: input.route, key };
+  const bodyHash = scope ? canonicalBodyHash(input.body) : '';
+  if (scope) {
+    const outcome = await beginIdempotent(ctx, scope, bodyHash, decisionId, now);
+    if (outcome.kind === 'replay') return replayed(outcome.response);
+    owned = outcome.key;
   }
+  try {
+    const recorded = await scoreAndWrite(ctx, engine, input, decisionId, now, owned?.row);
+    if (recorded) return recorded;
+    // The key went to another decision meanwhile (processes without a shared hot state, or our
+    // lock expired): answer as a request that came second.
+    const winner = scope ? await recordedKey(ctx.database.db, scope, bodyHash, ctx.now()) : undefined;
+    if (winner) return replayed(winner.response);
+    throw idempotencyInProgress();
+  } finally {
+    await owned?.release();
+  }
+}
 
+/** Score and record; null when `key` was taken meanwhile (nothing recorded). */
+async function scoreAndWrite(
+  ctx: AppContext,
+  engine: ScoringEngine,
+  input: ScoreEventInput,
+  decisionId: string,
+  now: number,
+  key: IdempotencyKeysTable | undefined,
+): Promise<ScoreEventResult | null> {
   const { request, ip, userAgent } = engineRequest(input);
   const scoringInput: ScoringInput = {
     ctx,
@@ -152,18 +178,11 @@ export async function scoreAndRecord(
     decisionId,
     now,
   };
-  let result: EngineResult;
-  let decision: Decision;
-  try {
-    const started = performance.now();
-    result = await engine.score(scoringInput);
-    const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
-    decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
-    await recordDecision(db, decisionRow(scoringInput, result, decision));
-  } catch (err) {
-    if (claim) await releaseIdempotencyKey(db, claim).catch(() => undefined);
-    throw err;
-  }
+  const started = performance.now();
+  const result = await engine.score(scoringInput);
+  const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
+  if (!(await recordDecision(ctx.database, decisionRow(scoringInput, result, decision), key))) return null;
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(scoringInput, result);

@@ -92,7 +92,7 @@ export async function recordDecision(
   result: EngineResult,
 ): Promise<void> {
   const data = decisionData(input.decisionId, result, 0, input.now);
-  await recordDecisionRow(ctx.database.db, decisionRow(input, result, data));
+  await recordDecisionRow(ctx.database, decisionRow(input, result, data));
 }
 
 export function rules(result: EngineResult): string[] {
@@ -124,6 +124,7 @@ export function baseFeatures(
     ua_browser: true,
     ua_mobile: false,
     ua_os: 'windows',
+    ua_inconsistencies: [],
     ua_chromium: true,
     worker_headless: false,
     software_renderer: 'none',
@@ -180,6 +181,7 @@ export function baseFeatures(
     },
     subnet: '203.0.113.0/24',
     ip: { asn: 64496, org: 'Example Broadband', country: null, hosting: false },
+    timezone: '',
     identity: null,
     ...overrides,
   };

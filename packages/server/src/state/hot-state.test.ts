@@ -51,22 +51,30 @@ describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
     expect(await state.claimOnce(key, 40)).toBe(true);
   });
 
-  it('holds a lock for one holder at a time and releases it', async () => {
+  it('holds a lock for one holder at a time, names the holder, and releases it', async () => {
     const key = unique();
-    const release = await state.lock(key, 10_000);
-    expect(release).not.toBeNull();
-    expect(await state.lock(key, 10_000)).toBeNull();
-    await release?.();
-    const again = await state.lock(key, 10_000);
-    expect(again).not.toBeNull();
-    await again?.();
+    expect(await state.lock(key, 'holder-a', 10_000)).toBeNull();
+    expect(await state.lock(key, 'holder-b', 10_000)).toBe('holder-a');
+    await state.unlock(key, 'holder-b'); // not the holder: nothing happens
+    expect(await state.lock(key, 'holder-b', 10_000)).toBe('holder-a');
+    await state.unlock(key, 'holder-a');
+    expect(await state.lock(key, 'holder-b', 10_000)).toBeNull();
+    await state.unlock(key, 'holder-b');
+  });
+
+  it('gives a lock to exactly one of many simultaneous callers', async () => {
+    const key = unique();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => state.lock(key, `h${i}`, 10_000)));
+    expect(results.filter((r) => r === null)).toHaveLength(1);
+    const winner = `h${results.indexOf(null)}`;
+    for (const r of results) if (r !== null) expect(r).toBe(winner);
   });
 
   it('expires a lock whose holder never released it', async () => {
     const key = unique();
-    expect(await state.lock(key, 40)).not.toBeNull();
+    expect(await state.lock(key, 'gone', 40)).toBeNull();
     await new Promise((r) => setTimeout(r, 80));
-    expect(await state.lock(key, 40)).not.toBeNull();
+    expect(await state.lock(key, 'next', 40)).toBeNull();
   });
 
   it('rate limits to the limit per window with a retry-after', async () => {

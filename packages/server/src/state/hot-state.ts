@@ -11,23 +11,47 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
+/**
+ * The in-process store answers synchronously (a value, not a promise), so the scoring hot path
+ * can skip promise machinery there; Redis answers with promises. `await` works on both.
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === 'function';
+}
+
+/** Every value, without a promise when none of them is one. */
+export function allOf<T extends readonly unknown[]>(
+  values: T,
+): MaybePromise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  return (values.some((v) => isPromise(v)) ? Promise.all(values) : values) as MaybePromise<{
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  }>;
+}
+
 export interface HotState {
   /**
    * Add `amount` to the counter `key` and return its total over the last `windowMs`
    * (sliding window, approximated from two fixed buckets).
    */
-  hit(key: string, windowMs: number, amount?: number): Promise<number>;
+  hit(key: string, windowMs: number, amount?: number): MaybePromise<number>;
   /** Current sliding-window total without adding to it. */
-  count(key: string, windowMs: number): Promise<number>;
+  count(key: string, windowMs: number): MaybePromise<number>;
   /** Mark a single-use id as used. True only for the first caller within `ttlMs`. */
-  claimOnce(key: string, ttlMs: number): Promise<boolean>;
-  /** Take a lock; returns a release function, or null when another holder has it. */
-  lock(key: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
+  claimOnce(key: string, ttlMs: number): MaybePromise<boolean>;
+  /**
+   * Take the lock `key` for `holder` (any string naming the holder) for at most `ttlMs`. Returns
+   * null when taken, or the current holder's string when someone else holds it.
+   */
+  lock(key: string, holder: string, ttlMs: number): Promise<string | null>;
+  /** Give the lock back, if `holder` still holds it. */
+  unlock(key: string, holder: string): Promise<void>;
   /** Fixed-window rate limit bucket: at most `limit` calls per `windowMs`. */
   rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** Plain values with a time to live. */
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
+  get(key: string): MaybePromise<string | null>;
+  set(key: string, value: string, ttlMs: number): MaybePromise<void>;
   del(key: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
 
 interface Entry {
@@ -6,64 +5,75 @@ interface Entry {
   expiresAt: number;
 }
 
+/** One counter's two most recent fixed buckets (the sliding window needs no more). */
+interface Window {
+  windowMs: number;
+  bucket: number;
+  current: number;
+  previous: number;
+}
+
+/** Move `w` forward to `bucket`: the current bucket becomes the previous one, or both empty. */
+function roll(w: Window, bucket: number): void {
+  if (w.bucket === bucket) return;
+  w.previous = w.bucket === bucket - 1 ? w.current : 0;
+  w.current = 0;
+  w.bucket = bucket;
+}
+
 /** In-process hot state for the embedded single-process default. */
 export class MemoryHotState implements HotState {
   private readonly values = new Map<string, Entry>();
-  private readonly counters = new Map<string, { value: number; expiresAt: number }>();
+  /** Sliding-window counters and rate-limit buckets by `key:windowMs`: one lookup per operation. */
+  private readonly counters = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
-    this.sweeper = setInterval(() => this.sweep(), 30_000);
+    this.sweeper = setInterval(() => this.sweep(SWEEP_SLICE), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
 
-  async hit(key: string, windowMs: number, amount = 1): Promise<number> {
+  hit(key: string, windowMs: number, amount = 1): number {
     const now = this.now();
-    const bucket = Math.floor(now / windowMs);
-    const currentKey = `${key}:${windowMs}:${bucket}`;
-    const entry = this.counters.get(currentKey);
-    const value = (entry && entry.expiresAt > now ? entry.value : 0) + amount;
-    this.counters.set(currentKey, { value, expiresAt: (bucket + 2) * windowMs });
-    return slidingTotal(value, this.bucketValue(`${key}:${windowMs}:${bucket - 1}`, now), now, windowMs);
+    const w = this.window(key, windowMs, now);
+    w.current += amount;
+    return slidingTotal(w.current, w.previous, now, windowMs);
   }
 
-  async count(key: string, windowMs: number): Promise<number> {
+  count(key: string, windowMs: number): number {
     const now = this.now();
-    const bucket = Math.floor(now / windowMs);
-    return slidingTotal(
-      this.bucketValue(`${key}:${windowMs}:${bucket}`, now),
-      this.bucketValue(`${key}:${windowMs}:${bucket - 1}`, now),
-      now,
-      windowMs,
-    );
+    const w = this.counters.get(`${key}:${windowMs}`);
+    if (!w) return 0;
+    roll(w, Math.floor(now / windowMs));
+    return slidingTotal(w.current, w.previous, now, windowMs);
   }
 
-  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+  claimOnce(key: string, ttlMs: number): boolean {
     return this.setIfAbsent(`once:${key}`, '1', ttlMs);
   }
 
-  async lock(key: string, ttlMs: number): Promise<(() => Promise<void>) | null> {
-    const token = randomUUID();
+  async lock(key: string, holder: string, ttlMs: number): Promise<string | null> {
     const lockKey = `lock:${key}`;
-    if (!this.setIfAbsent(lockKey, token, ttlMs)) return null;
-    return async () => {
-      if (this.values.get(lockKey)?.value === token) this.values.delete(lockKey);
-    };
+    if (this.setIfAbsent(lockKey, holder, ttlMs)) return null;
+    return this.values.get(lockKey)?.value ?? '';
+  }
+
+  async unlock(key: string, holder: string): Promise<void> {
+    const lockKey = `lock:${key}`;
+    if (this.values.get(lockKey)?.value === holder) this.values.delete(lockKey);
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
-    const bucket = Math.floor(now / windowMs);
-    const bucketKey = `rl:${key}:${windowMs}:${bucket}`;
-    const used = this.bucketValue(bucketKey, now);
-    if (used >= limit) {
-      return { allowed: false, remaining: 0, retryAfterMs: (bucket + 1) * windowMs - now };
+    const w = this.window(`rl:${key}`, windowMs, now);
+    if (w.current >= limit) {
+      return { allowed: false, remaining: 0, retryAfterMs: (w.bucket + 1) * windowMs - now };
     }
-    this.counters.set(bucketKey, { value: used + 1, expiresAt: (bucket + 1) * windowMs });
-    return { allowed: true, remaining: limit - used - 1, retryAfterMs: 0 };
+    w.current++;
+    return { allowed: true, remaining: limit - w.current, retryAfterMs: 0 };
   }
 
-  async get(key: string): Promise<string | null> {
+  get(key: string): string | null {
     const entry = this.values.get(key);
     if (!entry) return null;
     if (entry.expiresAt <= this.now()) {
@@ -73,7 +83,7 @@ export class MemoryHotState implements HotState {
     return entry.value;
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
+  set(key: string, value: string, ttlMs: number): void {
     this.values.set(key, { value, expiresAt: this.now() + ttlMs });
   }
 
@@ -95,14 +105,59 @@ export class MemoryHotState implements HotState {
     return true;
   }
 
-  private bucketValue(key: string, now: number): number {
-    const entry = this.counters.get(key);
-    return entry && entry.expiresAt > now ? entry.value : 0;
+  /** The counter's window, created empty, moved forward to now. */
+  private window(key: string, windowMs: number, now: number): Window {
+    const bucket = Math.floor(now / windowMs);
+    const id = `${key}:${windowMs}`;
+    let w = this.counters.get(id);
+    if (!w) {
+      w = { windowMs, bucket, current: 0, previous: 0 };
+      this.counters.set(id, w);
+    } else roll(w, bucket);
+    return w;
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [k, e] of this.values) if (e.expiresAt <= now) this.values.delete(k);
-    for (const [k, e] of this.counters) if (e.expiresAt <= now) this.counters.delete(k);
+  /** Values and counter windows held (expired ones included until swept). */
+  get size(): number {
+    return this.values.size + this.counters.size;
   }
+
+  private valueCursor: Iterator<[string, Entry]> | null = null;
+  private counterCursor: Iterator<[string, Window]> | null = null;
+
+  /**
+   * Forget expired entries, at most `slice` of each map per call: a sweep of a few million keys in
+   * one go would stall every request for tens of milliseconds. Map iterators stay valid while
+   * entries are added and deleted, so each call resumes where the last one stopped.
+   */
+  sweep(slice = Number.POSITIVE_INFINITY): void {
+    const now = this.now();
+    this.valueCursor = sweepSlice(this.values, this.valueCursor, slice, (e) => e.expiresAt <= now);
+    // A window whose newest bucket is two or more buckets old counts nothing any more.
+    this.counterCursor = sweepSlice(
+      this.counters,
+      this.counterCursor,
+      slice,
+      (w) => Math.floor(now / w.windowMs) - w.bucket >= 2,
+    );
+  }
+}
+
+const SWEEP_INTERVAL_MS = 250;
+const SWEEP_SLICE = 5_000;
+
+/** Visit up to `slice` entries from `cursor` (or the start), deleting the expired ones. */
+function sweepSlice<V>(
+  map: Map<string, V>,
+  cursor: Iterator<[string, V]> | null,
+  slice: number,
+  expired: (value: V) => boolean,
+): Iterator<[string, V]> | null {
+  const it = cursor ?? map.entries();
+  for (let i = 0; i < slice; i++) {
+    const next = it.next();
+    if (next.done) return null;
+    if (expired(next.value[1])) map.delete(next.value[0]);
+  }
+  return it;
 }

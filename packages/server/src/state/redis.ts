@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
 
@@ -46,14 +45,16 @@ export class RedisHotState implements HotState {
     return ok === 'OK';
   }
 
-  async lock(key: string, ttlMs: number): Promise<(() => Promise<void>) | null> {
-    const token = randomUUID();
+  async lock(key: string, holder: string, ttlMs: number): Promise<string | null> {
     const lockKey = `${this.prefix}lock:${key}`;
-    const ok = await this.client.set(lockKey, token, 'PX', Math.max(1, ttlMs), 'NX');
-    if (ok !== 'OK') return null;
-    return async () => {
-      await this.client.eval(RELEASE_LOCK, 1, lockKey, token);
-    };
+    const ok = await this.client.set(lockKey, holder, 'PX', Math.max(1, ttlMs), 'NX');
+    if (ok === 'OK') return null;
+    // Released or expired between the two calls: report an anonymous holder, never a false success.
+    return (await this.client.get(lockKey)) ?? '';
+  }
+
+  async unlock(key: string, holder: string): Promise<void> {
+    await this.client.eval(RELEASE_LOCK, 1, `${this.prefix}lock:${key}`, holder);
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {

@@ -8,13 +8,19 @@ import type { Dialect } from './migrations/types.ts';
 import type { RuleTables } from './rules-schema.ts';
 import type { CoreTables } from './schema.ts';
 import type { ScoringTables } from './scoring-schema.ts';
+import type { SsoTables } from './sso-schema.ts';
 import type { WebhookTables } from './webhook-schema.ts';
 
-export interface DB extends CoreTables, ScoringTables, WebhookTables, RuleTables {}
+export interface DB extends CoreTables, ScoringTables, WebhookTables, RuleTables, SsoTables {}
 
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /**
+   * The SQLite connection under Kysely, for the one hot path that runs prepared statements itself
+   * (decision-writer.ts); undefined on PostgreSQL.
+   */
+  sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
 }
 
@@ -51,7 +57,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -29,6 +29,8 @@ export interface DecisionsTable {
   label: string | null;
   labeled_at: number | null;
   created_at: number;
+  /** The identity cluster the decision was scored in (migration 008); null without the plan. */
+  cluster_id?: string | null | undefined;
 }
 
 export interface IdempotencyKeysTable {

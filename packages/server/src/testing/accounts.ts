@@ -90,3 +90,20 @@ export async function createTestWorkspace(
   );
   return { workspaceId: workspace.id, owner, site: { id: site.id, ...keys } };
 }
+
+export interface RoleFixture {
+  w: TestWorkspace;
+  analyst: TestUser;
+  viewer: TestUser;
+  /** Another workspace with its own owner: its resources must answer 404 to `w`'s users. */
+  foreign: TestWorkspace;
+}
+
+/** A workspace with its owner, an analyst and a viewer, and a foreign workspace: the role tests' cast. */
+export async function createRoleFixture(ctx: AppContext): Promise<RoleFixture> {
+  const w = await createTestWorkspace(ctx);
+  const analyst = await addTestUser(ctx, { workspaceId: w.workspaceId, role: 'analyst' });
+  const viewer = await addTestUser(ctx, { workspaceId: w.workspaceId, role: 'viewer' });
+  const foreign = await createTestWorkspace(ctx);
+  return { w, analyst, viewer, foreign };
+}

@@ -3,6 +3,7 @@ import type { DB } from '../storage/db.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
+import { cancelPendingOfSites } from './outbox.ts';
 
 export type ClaimedDelivery = Pick<
   WebhookDeliveriesTable,
@@ -149,27 +150,23 @@ export async function completeSuccesses(
     })
     .where('id', 'in', [...deliveryIds])
     .where('lease_owner', '=', workerId)
-    .where('status', '=', 'pending')
+    // `status || ''`, not `status`: a plain status test makes SQLite walk the (status, …) index
+    // over every pending row instead of looking up the ids.
+    .where(sql<string>`status || ''`, '=', 'pending')
     .returning('id')
     .execute();
   return new Set(rows.map((r) => r.id));
 }
 
-/** Cancel queued deliveries whose site has no enabled webhook any more. */
+/** Cancel queued deliveries of sites whose webhook is disabled. */
 export async function cancelDeliveriesOfDisabledWebhooks(db: Kysely<DB>, nowMs: number): Promise<number> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: 'cancelled',
-      last_error: 'the webhook is disabled',
-      lease_until: null,
-      lease_owner: null,
-      updated_at: nowMs,
-    })
-    .where('status', '=', 'pending')
-    .where('site_id', 'not in', (qb) => qb.selectFrom('webhooks').select('site_id').where('enabled', '=', 1))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const sites = await db.selectFrom('webhooks').select('site_id').where('enabled', '=', 0).execute();
+  return cancelPendingOfSites(
+    db,
+    sites.map((s) => s.site_id),
+    'the webhook is disabled',
+    nowMs,
+  );
 }
 
 export async function countPending(db: Kysely<DB>): Promise<number> {

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
 import { MAX_ATTEMPTS, retryDelayMs, WebhookDispatcher } from './dispatcher.ts';
-import { enqueueDecisionCreated } from './outbox.ts';
 import {
   configureWebhook,
   createSite,
@@ -183,13 +182,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     const count = 150;
-    await ctx.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < count; i++) {
-        const decision = decisionRow(site);
-        await trx.insertInto('decisions').values(decision).execute();
-        await enqueueDecisionCreated(trx, decision);
-      }
-    });
+    await Promise.all(Array.from({ length: count }, () => recordDecision(ctx.database, decisionRow(site))));
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });

@@ -63,6 +63,8 @@ export class WebhookDispatcher {
   private lastHousekeeping = 0;
   private unsubscribe: (() => void) | null = null;
   private readonly successes: SuccessBatcher;
+  /** Free slots worth a claim query while deliveries are in flight. */
+  private readonly claimThreshold: number;
 
   constructor(
     private readonly ctx: AppContext,
@@ -85,6 +87,7 @@ export class WebhookDispatcher {
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
       lookup: options.lookup ?? systemLookup,
     };
+    this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
   }
 
   start(): void {
@@ -124,7 +127,9 @@ export class WebhookDispatcher {
       try {
         await this.housekeeping();
         const free = this.opts.concurrency - this.inFlight.size;
-        if (free > 0) {
+        // Claim in batches: one claim query per finished delivery would cost a database round
+        // trip per delivery. Wait for a quarter of the slots (or an idle worker) first.
+        if (free >= this.claimThreshold || this.inFlight.size === 0) {
           const want = Math.min(free, this.opts.batchSize);
           const claimed = await this.claim(want);
           claimedFull = claimed.length === want;
@@ -133,7 +138,7 @@ export class WebhookDispatcher {
         this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
       }
       if (!this.running) break;
-      if (claimedFull && this.inFlight.size < this.opts.concurrency) continue;
+      if (claimedFull && this.opts.concurrency - this.inFlight.size >= this.claimThreshold) continue;
       await this.sleep(this.opts.pollIntervalMs);
     }
   }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../storage/db.ts';
-import type { DecisionsTable } from '../storage/scoring-schema.ts';
-import { planAllows } from '../workspace/permissions.ts';
+import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
+import { type Plan, planAllows } from '../workspace/permissions.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -29,17 +29,47 @@ export function notifyQueued(): void {
   }, 1);
 }
 
-/** Whether the site's webhook is enabled and its workspace's plan allows webhooks. */
-export async function webhookIsActive(db: Executor, siteId: string): Promise<boolean> {
-  const row = await db
+/** The site's webhook flag and its workspace's plan (one row, or none without a webhook). */
+export function webhookStateQuery(db: Executor, siteId: string) {
+  return db
     .selectFrom('webhooks')
     .innerJoin('sites', 'sites.id', 'webhooks.site_id')
     .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
     .select(['webhooks.enabled', 'workspaces.plan', 'workspaces.demo'])
-    .where('webhooks.site_id', '=', siteId)
-    .executeTakeFirst();
-  if (row?.enabled !== 1) return false;
-  return planAllows({ plan: row.plan, demo: row.demo === 1 }, 'webhooks');
+    .where('webhooks.site_id', '=', siteId);
+}
+
+export type WebhookState = { enabled: number; plan: Plan; demo: number };
+
+/** Enabled, and the workspace's plan allows webhooks. */
+export function webhookStateActive(state: WebhookState | undefined): boolean {
+  return state?.enabled === 1 && planAllows({ plan: state.plan, demo: state.demo === 1 }, 'webhooks');
+}
+
+export async function webhookIsActive(db: Executor, siteId: string): Promise<boolean> {
+  return webhookStateActive(await webhookStateQuery(db, siteId).executeTakeFirst());
+}
+
+/** A new pending `decision.created` delivery of `decision`. */
+export function deliveryRow(decision: DecisionForPayload, nowMs: number): WebhookDeliveriesTable {
+  const id = randomUUID();
+  return {
+    id,
+    site_id: decision.site_id,
+    decision_id: decision.id,
+    payload: serializeDecisionCreated(id, nowMs, decisionCreatedData(decision)),
+    status: 'pending',
+    attempts: 0,
+    last_status_code: null,
+    last_error: null,
+    last_response_body: null,
+    next_attempt_at: nowMs,
+    lease_until: null,
+    lease_owner: null,
+    decision_created_at: decision.created_at,
+    created_at: nowMs,
+    updated_at: nowMs,
+  };
 }
 
 /** Insert one pending delivery of `decision` (no checks). Returns the new delivery id. */
@@ -48,55 +78,40 @@ export async function insertDelivery(
   decision: DecisionForPayload,
   nowMs: number = Date.now(),
 ): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      site_id: decision.site_id,
-      decision_id: decision.id,
-      payload: serializeDecisionCreated(id, nowMs, decisionCreatedData(decision)),
-      status: 'pending',
-      attempts: 0,
-      last_status_code: null,
-      last_error: null,
-      last_response_body: null,
-      next_attempt_at: nowMs,
-      lease_until: null,
-      lease_owner: null,
-      decision_created_at: decision.created_at,
-      created_at: nowMs,
-      updated_at: nowMs,
-    })
-    .execute();
+  const row = deliveryRow(decision, nowMs);
+  await db.insertInto('webhook_deliveries').values(row).execute();
   notifyQueued();
-  return id;
+  return row.id;
 }
 
 /**
- * Called by the scoring routes inside the transaction that records a decision: writes the
- * `decision.created` outbox row when the site's webhook is enabled and the plan allows it.
- * Same transaction ⇒ a decision is never recorded without its delivery, nor the reverse.
+ * Cancel the queued deliveries of these sites. Finding the sites first keeps the update on the
+ * (site_id, status) index: it never walks the whole pending backlog. Returns how many.
  */
-export async function enqueueDecisionCreated(trx: Transaction<DB>, decision: DecisionsTable): Promise<void> {
-  if (!(await webhookIsActive(trx, decision.site_id))) return;
-  await insertDelivery(trx, decision);
+export async function cancelPendingOfSites(
+  db: Executor,
+  siteIds: readonly string[],
+  reason: string,
+  nowMs: number = Date.now(),
+): Promise<number> {
+  if (siteIds.length === 0) return 0;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'cancelled', last_error: reason, lease_until: null, lease_owner: null, updated_at: nowMs })
+    .where('site_id', 'in', [...siteIds])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Cancel every queued delivery of one site (webhook disabled). Returns how many. */
-export async function cancelPendingDeliveries(
+export function cancelPendingDeliveries(
   db: Executor,
   siteId: string,
   reason: string,
   nowMs: number = Date.now(),
 ): Promise<number> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'cancelled', last_error: reason, lease_until: null, lease_owner: null, updated_at: nowMs })
-    .where('site_id', '=', siteId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return cancelPendingOfSites(db, [siteId], reason, nowMs);
 }
 
 /**
@@ -104,24 +119,18 @@ export async function cancelPendingDeliveries(
  * Call it after changing a workspace's plan; the dispatcher also sweeps for this periodically.
  */
 export async function cancelDeliveriesWithoutPlan(db: Executor, nowMs: number = Date.now()): Promise<number> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: 'cancelled',
-      last_error: 'plan_required: the workspace plan no longer includes webhooks',
-      lease_until: null,
-      lease_owner: null,
-      updated_at: nowMs,
-    })
-    .where('status', '=', 'pending')
-    .where('site_id', 'in', (qb) =>
-      qb
-        .selectFrom('sites')
-        .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
-        .select('sites.id')
-        .where('workspaces.demo', '=', 0)
-        .where('workspaces.plan', 'not in', ['pro', 'enterprise']),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const sites = await db
+    .selectFrom('webhooks')
+    .innerJoin('sites', 'sites.id', 'webhooks.site_id')
+    .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
+    .select('webhooks.site_id')
+    .where('workspaces.demo', '=', 0)
+    .where('workspaces.plan', 'not in', ['pro', 'enterprise'])
+    .execute();
+  return cancelPendingOfSites(
+    db,
+    sites.map((s) => s.site_id),
+    'plan_required: the workspace plan no longer includes webhooks',
+    nowMs,
+  );
 }

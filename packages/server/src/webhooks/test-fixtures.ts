@@ -9,7 +9,6 @@ import type { Plan, Role } from '../workspace/permissions.ts';
 import { createSite as createSite_ } from '../workspace/sites.ts';
 import { issueAccessToken, sha256Hex } from '../workspace/tokens.ts';
 import { createWorkspace } from '../workspace/workspaces.ts';
-import { enqueueDecisionCreated } from './outbox.ts';
 import { newWebhookSecret } from './signer.ts';
 
 export interface SiteFixture {
@@ -126,12 +125,7 @@ export function decisionRow(site: SiteFixture, overrides: Partial<DecisionsTable
 }
 
 /** Record a decision and its outbox row in one transaction, as the scoring routes do. */
-export async function recordDecision(database: Database, decision: DecisionsTable): Promise<void> {
-  await database.db.transaction().execute(async (trx) => {
-    await trx.insertInto('decisions').values(decision).execute();
-    await enqueueDecisionCreated(trx, decision);
-  });
-}
+export { recordDecision } from '../scoring/record.ts';
 
 export interface ReceivedRequest {
   method: string;

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { spEndpoints } from '../../sso/endpoints.ts';
+import { ssoRequirementFor } from '../../sso/sso-required.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../workspace/passwords.ts';
 import { revokeSession, startSession } from '../../workspace/sessions.ts';
 import { ACCESS_TOKEN_TTL_S, sha256Hex } from '../../workspace/tokens.ts';
@@ -58,7 +60,8 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
         summary: 'Sign in with e-mail and password',
         description:
           'Answers a one-hour access token and an opaque refresh token (revoked by logout). ' +
-          'Wrong e-mail or password: 401 invalid_credentials. Throttled per account and per IP: 429.',
+          'Wrong e-mail or password: 401 invalid_credentials. Throttled per account and per IP: 429. ' +
+          'A non-owner member of a workspace that requires single sign-on: 403 forbidden.',
         body: LoginBody,
         response: { 200: Envelope(LoginResult) },
       },
@@ -71,6 +74,15 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
       const valid = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
       if (!user?.password_hash || !valid) {
         throw new ApiError('invalid_credentials', 'The e-mail or password is not correct.');
+      }
+      // Checked only after a correct password, so it reveals nothing about unknown accounts.
+      const ssoRequired = await ssoRequirementFor(db, user.id);
+      if (ssoRequired) {
+        const { loginUrl } = spEndpoints(ctx.config.publicUrl, ssoRequired.workspaceId);
+        throw new ApiError(
+          'forbidden',
+          `The workspace "${ssoRequired.workspaceName}" requires single sign-on: sign in through your identity provider at ${loginUrl}.`,
+        );
       }
       const session = await startSession(db, ctx.secret, user.id, null, ctx.now());
       request.log.info({ userId: user.id, sessionId: session.sessionId }, 'signed in');

@@ -104,6 +104,10 @@ export const Stats = Type.Object({
       human: Type.Integer(),
       suspicious: Type.Integer(),
       bot: Type.Integer(),
+      allow: Type.Integer(),
+      review: Type.Integer(),
+      challenge: Type.Integer(),
+      block: Type.Integer(),
     }),
   ),
 });

@@ -213,6 +213,27 @@ describe('decision read API', () => {
       expect(hourly[0]!.hour).toMatch(/T\d\d:00:00\.000Z$/);
     });
 
+    it('counts every hour by action as well as by classification', async () => {
+      const s = (await get(`/api/stats?siteId=${w.site.id}`)).json().data;
+      const actions = ['allow', 'review', 'challenge', 'block'] as const;
+      const hourly = s.hourly as Array<Record<string, number | string>>;
+      expect(hourly.length).toBeGreaterThan(0);
+      const perAction: Record<string, number> = { allow: 0, review: 0, challenge: 0, block: 0 };
+      for (const h of hourly) {
+        for (const a of actions) {
+          expect(h[a], `${h.hour} ${a}`).toEqual(expect.any(Number));
+          perAction[a]! += h[a] as number;
+        }
+        const byAction = actions.reduce((n, a) => n + (h[a] as number), 0);
+        expect(byAction).toBe(h.total);
+        expect((h.human as number) + (h.suspicious as number) + (h.bot as number)).toBe(h.total);
+      }
+      expect(perAction).toEqual(s.byAction);
+      // An empty window has no hours at all.
+      const empty = (await get(`/api/stats?siteId=${w.site.id}&from=2000-01-01&to=2000-01-02`)).json().data;
+      expect(empty.hourly).toEqual([]);
+    });
+
     it('honours from/to and rejects bad windows', async () => {
       const empty = await get(`/api/stats?siteId=${w.site.id}&from=2000-01-01&to=2000-01-02`);
       expect(empty.json().data.total).toBe(0);

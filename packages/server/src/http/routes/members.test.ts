@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTestUser,
+  createRoleFixture,
   createTestWorkspace,
   type TestUser,
   type TestWorkspace,
@@ -16,10 +17,7 @@ describe('member routes', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    w = await createTestWorkspace(t.ctx);
-    analyst = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'analyst' });
-    viewer = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
-    foreign = await createTestWorkspace(t.ctx);
+    ({ w, analyst, viewer, foreign } = await createRoleFixture(t.ctx));
   });
   afterAll(() => t.close());
 

@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addTestUser,
-  createTestWorkspace,
-  type TestUser,
-  type TestWorkspace,
-} from '../../testing/accounts.ts';
+import { addTestUser, createRoleFixture, type TestUser, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
 import { sha256Hex } from '../../workspace/tokens.ts';
 
@@ -17,10 +12,7 @@ describe('site routes', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    w = await createTestWorkspace(t.ctx);
-    analyst = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'analyst' });
-    viewer = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
-    foreign = await createTestWorkspace(t.ctx);
+    ({ w, analyst, viewer, foreign } = await createRoleFixture(t.ctx));
   });
   afterAll(() => t.close());
 

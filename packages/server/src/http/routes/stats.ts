@@ -10,7 +10,7 @@ import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**
  * GET /api/stats?siteId&from&to (SPEC §9): decision counts by classification, action and event
- * type, and per hour, for `[from, to)`. Defaults to the last 24 hours; at most 90 days.
+ * type, and per hour (by classification and by action), for `[from, to)`. Defaults to the last 24 hours; at most 90 days.
  */
 const HOUR_MS = 3_600_000;
 export const DEFAULT_STATS_WINDOW_MS = 24 * HOUR_MS;
@@ -28,7 +28,7 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
   const hour = sql<number>`created_at / ${sql.lit(HOUR_MS)}`;
-  const [byClassification, byAction, byEventType, hourly] = await Promise.all([
+  const [byClassification, byAction, byEventType, hourly, hourlyActions] = await Promise.all([
     base
       .select(['classification as k', (e) => e.fn.countAll<number>().as('n')])
       .groupBy('classification')
@@ -45,23 +45,37 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
       .select([hour.as('h'), 'classification', (e) => e.fn.countAll<number>().as('n')])
       .groupBy([hour, 'classification'])
       .execute(),
+    base
+      .select([hour.as('h'), 'action', (e) => e.fn.countAll<number>().as('n')])
+      .groupBy([hour, 'action'])
+      .execute(),
   ]);
   const tally = (rows: Array<{ k: string; n: number }>, keys: readonly string[]) => {
     const out = zeros(keys);
     for (const row of rows) out[row.k] = (out[row.k] ?? 0) + Number(row.n);
     return out;
   };
-  const hours = new Map<
-    number,
-    { hour: string; total: number; human: number; suspicious: number; bot: number }
-  >();
-  for (const row of hourly) {
-    const h = Number(row.h);
+  const hours = new Map<number, Stats['hourly'][number]>();
+  const bucketOf = (h: number) => {
     let bucket = hours.get(h);
     if (!bucket) {
-      bucket = { hour: new Date(h * HOUR_MS).toISOString(), total: 0, human: 0, suspicious: 0, bot: 0 };
+      bucket = {
+        hour: new Date(h * HOUR_MS).toISOString(),
+        total: 0,
+        human: 0,
+        suspicious: 0,
+        bot: 0,
+        allow: 0,
+        review: 0,
+        challenge: 0,
+        block: 0,
+      };
       hours.set(h, bucket);
     }
+    return bucket;
+  };
+  for (const row of hourly) {
+    const bucket = bucketOf(Number(row.h));
     const n = Number(row.n);
     bucket.total += n;
     if (
@@ -70,6 +84,18 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
       row.classification === 'bot'
     ) {
       bucket[row.classification] += n;
+    }
+  }
+  // The same decisions counted by action (`total` comes from the classification rows).
+  for (const row of hourlyActions) {
+    const bucket = bucketOf(Number(row.h));
+    if (
+      row.action === 'allow' ||
+      row.action === 'review' ||
+      row.action === 'challenge' ||
+      row.action === 'block'
+    ) {
+      bucket[row.action] += Number(row.n);
     }
   }
   const classes = tally(byClassification, CLASSIFICATIONS);

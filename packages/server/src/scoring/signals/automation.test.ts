@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
 import { automation } from './automation.ts';
 
@@ -72,5 +73,24 @@ describe('stealth leaks', () => {
       expect(s.every((x) => !automation.rules[x.rule]?.hard)).toBe(true);
       expect(s.reduce((n, x) => n + x.score, 0)).toBeLessThan(60);
     }
+  });
+});
+
+describe('CDP with machine-made input', () => {
+  const present = { ...behaviorMetrics(undefined), present: true, interactions: 40, mouse_points: 60 };
+  const straight = { ...present, mouse_moves: 120, clicks: 3, strokes: 4, straight_strokes: 3 };
+  it('is hard evidence when a DevTools client is attached and the input is scripted', () => {
+    expect(rules({ cdp: true, behavior: straight })).toEqual(['automation_cdp', 'automation_cdp_scripted']);
+    expect(automation.rules.automation_cdp_scripted?.hard).toBe(true);
+    // A form submitted without any interaction counts as scripted too.
+    const none = { ...behaviorMetrics(undefined), present: true, interactions: 0 };
+    expect(rules({ cdp: true, event_type: 'signup', behavior: none })).toContain('automation_cdp_scripted');
+  });
+  it('stays soft for open DevTools with human input, and for page views without interaction', () => {
+    const human = { ...present, mouse_moves: 120, clicks: 3, strokes: 4, straight_strokes: 0 };
+    expect(rules({ cdp: true, behavior: human })).toEqual(['automation_cdp']);
+    const idle = { ...behaviorMetrics(undefined), present: true, interactions: 0 };
+    expect(rules({ cdp: true, event_type: 'page_view', behavior: idle })).toEqual(['automation_cdp']);
+    expect(rules({ behavior: straight })).toEqual([]);
   });
 });

@@ -1,8 +1,11 @@
 import type { Signal } from '../engine-types.ts';
+import { scriptedInput } from './behavior.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /** Markers that only a headless or automated browser shows (others are softer hints). */
 const HARD_HEADLESS = new Set(['headless_ua', 'headless_chrome', 'swiftshader_headless', 'no_window_chrome']);
+
+const FORM_EVENTS = new Set(['signup', 'login', 'promo_claim', 'checkout']);
 
 /** Automation tells from `environment` (webdriver, artefacts, headless, CDP, tampering). */
 export const automation: SignalFamily = {
@@ -27,6 +30,12 @@ export const automation: SignalFamily = {
     automation_cdp: {
       score: 35,
       description: 'A Chrome DevTools Protocol client is attached (automation, or open developer tools).',
+    },
+    automation_cdp_scripted: {
+      score: 30,
+      hard: true,
+      description:
+        'A DevTools Protocol client is attached and the page was driven mechanically (scripted pointer paths or timing, clicks without approach, synthetic keys, or a form without interaction).',
     },
     native_function_tampering: {
       score: 30,
@@ -76,7 +85,12 @@ export const automation: SignalFamily = {
         }),
       );
     }
-    if (f.cdp) out.push(emit(this, 'automation_cdp'));
+    if (f.cdp) {
+      out.push(emit(this, 'automation_cdp'));
+      // DevTools alone is a person debugging; DevTools plus machine-made input is a driver.
+      const driven = FORM_EVENTS.has(f.event_type) || f.behavior.interactions > 0;
+      if (driven && scriptedInput(f)) out.push(emit(this, 'automation_cdp_scripted'));
+    }
     if (f.tampered_functions.length > 0) out.push(emit(this, 'native_function_tampering'));
     if (f.worker_mismatch.length > 0) {
       out.push(

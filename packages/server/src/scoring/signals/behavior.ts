@@ -1,4 +1,5 @@
 import type { Signal } from '../engine-types.ts';
+import type { Features } from '../features.ts';
 import { clicksWithoutApproach, inhumanKeyDwell } from './input.ts';
 import { emit, type SignalFamily } from './types.ts';
 
@@ -10,17 +11,100 @@ export const BEHAVIOR = {
   reversals: 0.03,
   intervalCv: 0.05,
   burstIntervalMs: 4,
+  /**
+   * Raw pointer moves per recorded 16 ms sample: browsers dispatch pointermove at most once per
+   * display frame (about 1 at 60 Hz, under 9 even at 500 Hz); CDP `Input.dispatchMouseEvent`
+   * loops send 10–50 within 16 ms.
+   */
+  burstMovesPerSample: 10,
   keyCv: 0.08,
   fastSubmitMs: 1500,
+  /** Accounts on one mailbox (24 h) from which behaviour earns no trust (see behavior_humanlike). */
+  sharedMailboxAccounts: 2,
 };
 
 const FORM_EVENTS = new Set(['signup', 'login', 'promo_claim', 'checkout']);
 const BOT_TELLS = new Set([
   'mouse_straight_path',
+  'mouse_constant_speed',
   'mouse_synthetic_jitter',
   'mouse_stationary_moves',
+  'mouse_smooth_curve',
   'timing_regular',
 ]);
+
+type Check = (f: Features) => boolean;
+
+/** Enough mouse points for path-shape statistics to mean anything. */
+const enoughPoints: Check = (f) => f.behavior.mouse_points >= BEHAVIOR.minPoints;
+
+/** At least half the strokes are ruler straight. */
+const straightPath: Check = (f) =>
+  f.behavior.straight_strokes > 0 && f.behavior.straight_strokes * 2 >= f.behavior.strokes;
+
+/** Most strokes (two or more) keep one speed from start to end: no hand accelerates like that. */
+const constantSpeed: Check = (f) =>
+  f.behavior.flat_speed_strokes >= 2 && f.behavior.flat_speed_strokes * 2 >= f.behavior.strokes;
+
+/** Jittered paths: sharp turns or reversals no hand makes. */
+const syntheticJitter: Check = (f) =>
+  enoughPoints(f) && (f.behavior.mean_turn > BEHAVIOR.meanTurn || f.behavior.reversals > BEHAVIOR.reversals);
+
+/**
+ * Most strokes bend as smoothly as a parametric curve (no tremor, no corrections): two or more such
+ * strokes, or one long one (a script chaining its moves without pauses draws one long stroke).
+ */
+const smoothCurve: Check = (f) =>
+  (f.behavior.smooth_strokes >= 2 || f.behavior.long_smooth_strokes >= 1) &&
+  f.behavior.smooth_strokes * 2 >= f.behavior.curvature_strokes;
+
+/** Move events that do not move. */
+const stationaryMoves: Check = (f) =>
+  enoughPoints(f) && f.behavior.zero_move_count >= 2 && f.behavior.zero_moves > BEHAVIOR.zeroMoves;
+
+/** Pointer moves dispatched faster than any display refreshes (CDP loops), through the SDK's throttle. */
+function burstDispatch(f: Features): boolean {
+  const b = f.behavior;
+  return enoughPoints(f) && b.moves_per_sample !== null && b.moves_per_sample >= BEHAVIOR.burstMovesPerSample;
+}
+
+/** Metronomic mouse or key timing, or null. */
+function regularTiming(f: Features): 'mouse' | 'burst' | 'keys' | null {
+  const b = f.behavior;
+  if (burstDispatch(f)) return 'burst';
+  const mouse =
+    enoughPoints(f) &&
+    b.interval_cv !== null &&
+    (b.interval_cv < BEHAVIOR.intervalCv ||
+      (b.mean_interval_ms !== null && b.mean_interval_ms < BEHAVIOR.burstIntervalMs));
+  if (mouse) return 'mouse';
+  const keys =
+    b.key_samples >= 8 &&
+    ((b.key_dwell_cv !== null && b.key_dwell_cv < BEHAVIOR.keyCv) ||
+      (b.key_gap_cv !== null && b.key_gap_cv < BEHAVIOR.keyCv));
+  return keys ? 'keys' : null;
+}
+
+/**
+ * Whether a form was driven by a script: no interaction at all, or any mechanical tell (scripted
+ * mouse paths or timing, clicks without pointer approach, synthetic key dwell). Used by families
+ * that weigh what an event does by how it was done (card testing).
+ */
+export function scriptedInput(f: Features): boolean {
+  const b = f.behavior;
+  if (!b.present) return false;
+  if (b.interactions === 0) return true;
+  return (
+    straightPath(f) ||
+    constantSpeed(f) ||
+    smoothCurve(f) ||
+    syntheticJitter(f) ||
+    stationaryMoves(f) ||
+    regularTiming(f) !== null ||
+    clicksWithoutApproach(f) ||
+    inhumanKeyDwell(f)
+  );
+}
 
 /** Interaction evidence: none at all, inhumanly fast, synthetic mouse paths, metronomic timing. */
 export const behavior: SignalFamily = {
@@ -35,6 +119,16 @@ export const behavior: SignalFamily = {
     mouse_straight_path: {
       score: 35,
       description: 'Mouse strokes follow ruler-straight lines (scripted movement).',
+    },
+    mouse_constant_speed: {
+      score: 30,
+      description:
+        'Mouse strokes keep one speed from start to end, without the acceleration and braking of a hand.',
+    },
+    mouse_smooth_curve: {
+      score: 30,
+      description:
+        'Mouse strokes bend as smoothly as a parametric curve (Bezier, spline): no tremor, sub-movements or corrections of a hand.',
     },
     mouse_synthetic_jitter: {
       score: 30,
@@ -76,7 +170,7 @@ export const behavior: SignalFamily = {
       );
     }
     let bot = false;
-    if (b.straight_strokes > 0 && b.straight_strokes * 2 >= b.strokes) {
+    if (straightPath(f)) {
       bot = true;
       out.push(
         emit(this, 'mouse_straight_path', {
@@ -84,31 +178,41 @@ export const behavior: SignalFamily = {
         }),
       );
     }
-    const enough = b.mouse_points >= BEHAVIOR.minPoints;
-    if (enough && (b.mean_turn > BEHAVIOR.meanTurn || b.reversals > BEHAVIOR.reversals)) {
+    if (constantSpeed(f)) {
+      bot = true;
+      out.push(
+        emit(this, 'mouse_constant_speed', {
+          description: `${b.flat_speed_strokes} of ${b.strokes} mouse strokes keep one speed from start to end.`,
+        }),
+      );
+    }
+    if (smoothCurve(f)) {
+      bot = true;
+      out.push(
+        emit(this, 'mouse_smooth_curve', {
+          description: `${b.smooth_strokes} of ${b.curvature_strokes} mouse strokes bend too smoothly for a hand.`,
+        }),
+      );
+    }
+    if (syntheticJitter(f)) {
       bot = true;
       out.push(emit(this, 'mouse_synthetic_jitter'));
     }
-    if (enough && b.zero_move_count >= 2 && b.zero_moves > BEHAVIOR.zeroMoves) {
+    if (stationaryMoves(f)) {
       bot = true;
       out.push(emit(this, 'mouse_stationary_moves'));
     }
-    const mouseRegular =
-      enough &&
-      b.interval_cv !== null &&
-      (b.interval_cv < BEHAVIOR.intervalCv ||
-        (b.mean_interval_ms !== null && b.mean_interval_ms < BEHAVIOR.burstIntervalMs));
-    const keysRegular =
-      b.key_samples >= 8 &&
-      ((b.key_dwell_cv !== null && b.key_dwell_cv < BEHAVIOR.keyCv) ||
-        (b.key_gap_cv !== null && b.key_gap_cv < BEHAVIOR.keyCv));
-    if (mouseRegular || keysRegular) {
+    const timing = regularTiming(f);
+    if (timing !== null) {
       bot = true;
       out.push(
         emit(this, 'timing_regular', {
-          description: mouseRegular
-            ? 'Mouse events arrive at metronomic intervals.'
-            : 'Keystrokes have metronomic timing.',
+          description:
+            timing === 'mouse'
+              ? 'Mouse events arrive at metronomic intervals.'
+              : timing === 'burst'
+                ? `${Math.round(b.moves_per_sample ?? 0)} pointer moves per 16 ms: dispatched in bursts, faster than a display refreshes.`
+                : 'Keystrokes have metronomic timing.',
         }),
       );
     }
@@ -124,7 +228,11 @@ export const behavior: SignalFamily = {
       !bot &&
       !clicksWithoutApproach(f) &&
       !inhumanKeyDwell(f) &&
-      enough &&
+      // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
+      b.smooth_strokes === 0 &&
+      // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
+      f.history.accounts_per_email_24h < BEHAVIOR.sharedMailboxAccounts &&
+      b.mouse_points >= BEHAVIOR.minPoints &&
       b.strokes + (b.key_samples >= 8 ? 1 : 0) > 0 &&
       b.interactions >= 30
     ) {

@@ -70,6 +70,35 @@ describe('card testing', () => {
   });
 });
 
+describe('card testing run and scripted checkouts', () => {
+  const checkout = { event_type: 'checkout' as const, has_payment: true };
+  it('names the run when several cards and several small payments meet on one account or device', () => {
+    const run = { payments_per_account_24h: 3, small_payments_account_24h: 3 };
+    const rules = payments.evaluate(baseFeatures(checkout, run)).map((x) => x.rule);
+    expect(rules).toEqual(['payments_per_account', 'small_amount_run', 'card_testing_run']);
+    // Three cards at normal prices is not a run of small payments.
+    const big = payments.evaluate(baseFeatures(checkout, { payments_per_account_24h: 3 }));
+    expect(big.map((x) => x.rule)).toEqual(['payments_per_account']);
+  });
+  it('adds scripted_payment to a browser checkout driven by a script, not to a person', () => {
+    const noTouch = { present: true, touches: 0, interactions: 0 };
+    const scripted = baseFeatures({
+      ...checkout,
+      surface: 'browser',
+      behavior: { ...baseFeatures().behavior, ...noTouch },
+    });
+    expect(payments.evaluate(scripted).map((x) => x.rule)).toEqual(['scripted_payment']);
+    const person = baseFeatures({
+      ...checkout,
+      surface: 'browser',
+      behavior: { ...baseFeatures().behavior, present: true, interactions: 40, mouse_moves: 60, clicks: 3 },
+    });
+    expect(payments.evaluate(person)).toEqual([]);
+    // Not a checkout: nothing, however it was driven.
+    expect(payments.evaluate({ ...scripted, event_type: 'login', has_payment: false })).toEqual([]);
+  });
+});
+
 describe('credential stuffing across a network', () => {
   it('flags a /24 where most logins fail, across rotating hosts', () => {
     const h = {

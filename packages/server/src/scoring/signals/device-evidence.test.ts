@@ -50,4 +50,19 @@ describe('evidence the SDK would have sent', () => {
     const pageView = baseFeatures({ ...tokenless, event_type: 'page_view' }, { site_uses_sdk: true });
     expect(deviceEvidence.evaluate(pageView).map((x) => x.rule)).toEqual(['no_device_evidence']);
   });
+  it('adds hosting_without_browser when a tokenless backend call comes from a hosting network', () => {
+    const tokenless = { token: 'absent' as const, has_fingerprint: false, event_type: 'page_view' as const };
+    const hosted = { ...tokenless, ip: { ...baseFeatures().ip, hosting: true } };
+    expect(deviceEvidence.evaluate(baseFeatures(hosted)).map((x) => x.rule)).toEqual(['no_device_evidence']);
+    const s = deviceEvidence.evaluate(baseFeatures(hosted, { site_uses_sdk: true }));
+    expect(s.map((x) => x.rule)).toEqual(['no_device_evidence', 'hosting_without_browser']);
+    // A scraping page view from a hosting network reaches `high` (challenge) with datacenter_ip (+20).
+    expect(s.reduce((n, x) => n + x.score, 0) + 20).toBeGreaterThanOrEqual(60);
+  });
+  it('makes a tokenless form post on an SDK site worth a challenge on its own', () => {
+    const s = deviceEvidence.evaluate(
+      baseFeatures({ token: 'absent', has_fingerprint: false }, { site_uses_sdk: true }),
+    );
+    expect(s.reduce((n, x) => n + x.score, 0)).toBe(60);
+  });
 });

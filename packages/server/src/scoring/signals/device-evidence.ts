@@ -21,9 +21,14 @@ export const deviceEvidence: SignalFamily = {
         'A browser call (/collect) from a browser user agent with no token, fingerprint, environment or behaviour: not sent by the SDK.',
     },
     token_missing: {
-      score: 30,
+      score: 45,
       description:
         'A form event verified by the backend without a fingerprint token, on a site whose backend sends tokens.',
+    },
+    hosting_without_browser: {
+      score: 25,
+      description:
+        'Verified by the backend with no sign of a browser (no token or fingerprint) from a hosting network, on a site whose pages run the SDK.',
     },
     token_device_mismatch: {
       score: 25,
@@ -41,8 +46,9 @@ export const deviceEvidence: SignalFamily = {
       if (f.surface === 'browser') {
         if (f.ua_browser && !f.has_environment && !f.has_behavior)
           out.push(emit(this, 'sdk_evidence_missing'));
-      } else if (FORM_EVENTS.has(f.event_type) && f.history.site_uses_sdk) {
-        out.push(emit(this, 'token_missing'));
+      } else if (f.history.site_uses_sdk) {
+        if (FORM_EVENTS.has(f.event_type)) out.push(emit(this, 'token_missing'));
+        if (f.ip.hosting) out.push(emit(this, 'hosting_without_browser'));
       }
     }
     return out;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ipIntelReady, isHostingNetwork, lookupIp } from '../ip-intel.ts';
 import { subnetKey } from '../subnet.ts';
 import { baseFeatures } from '../test-fixtures.ts';
-import { network } from './network.ts';
+import { network, timezoneFitsCountry } from './network.ts';
 
 describe('subnets', () => {
   it('groups IPv4 by /24 and IPv6 by /64', () => {
@@ -26,13 +26,44 @@ describe('datacenter_ip', () => {
     expect(isHostingNetwork(7922, 'Comcast Cable Communications, LLC')).toBe(false);
     expect(isHostingNetwork(3320, 'Deutsche Telekom AG')).toBe(false);
   });
-  it('looks addresses up offline in the shipped ASN database', async () => {
+  it('looks addresses up offline in the shipped ASN and country databases', async () => {
     await ipIntelReady();
-    const aws = lookupIp('3.85.1.2');
-    if (aws.asn === null) return; // package not installed: lookups answer unknown
-    expect(aws).toMatchObject({ asn: 14618, hosting: true });
-    expect(lookupIp('73.1.2.3')).toMatchObject({ asn: 7922, hosting: false });
-    expect(lookupIp('2601:1:2:3::1')).toMatchObject({ asn: 7922, hosting: false });
-    expect(lookupIp('10.0.0.1').asn).toBeNull();
+    expect(lookupIp('3.85.1.2')).toMatchObject({ asn: 14618, country: 'US', hosting: true });
+    expect(lookupIp('73.1.2.3')).toMatchObject({ asn: 7922, country: 'US', hosting: false });
+    expect(lookupIp('2601:1:2:3::1')).toMatchObject({ asn: 7922, country: 'US', hosting: false });
+    expect(lookupIp('91.2.3.4')).toMatchObject({ asn: 3320, country: 'DE' });
+    expect(lookupIp('::ffff:86.1.2.3')).toMatchObject({ country: 'GB' });
+    expect(lookupIp('2a01:e0a::1')).toMatchObject({ country: 'FR' });
+    expect(lookupIp('10.0.0.1')).toMatchObject({ asn: null, country: null });
+    // Documentation and other special ranges lie inside registry delegations but belong to no one.
+    expect(lookupIp('203.0.113.7')).toMatchObject({ asn: null, country: null });
+    expect(lookupIp('2001:db8::1')).toMatchObject({ asn: null, country: null });
   }, 20_000);
+});
+
+describe('timezone_country_mismatch', () => {
+  const at = (country: string, timezone: string, hosting = false) =>
+    baseFeatures({ timezone, ip: { asn: 1, org: 'ISP', country, hosting } });
+  it('fits a zone to its country and to neighbours that keep the same clock', () => {
+    expect(timezoneFitsCountry('Europe/Berlin', 'DE')).toBe(true);
+    expect(timezoneFitsCountry('Europe/Paris', 'BE')).toBe(true);
+    expect(timezoneFitsCountry('America/Chicago', 'US')).toBe(true);
+    expect(timezoneFitsCountry('Asia/Shanghai', 'US')).toBe(false);
+    expect(timezoneFitsCountry('America/New_York', 'DE')).toBe(false);
+    // Unknown or country-less zones decide nothing.
+    expect(timezoneFitsCountry('UTC', 'US')).toBeNull();
+    expect(timezoneFitsCountry('Mars/Olympus', 'US')).toBeNull();
+  });
+  it('flags a residential address whose country keeps another clock than the browser', () => {
+    expect(network.evaluate(at('US', 'America/Los_Angeles'))).toEqual([]);
+    expect(network.evaluate(at('US', 'Asia/Ho_Chi_Minh'))).toMatchObject([
+      { rule: 'timezone_country_mismatch', score: 15 },
+    ]);
+    // A hosting exit is scored as such; its country says nothing about the person.
+    expect(network.evaluate(at('US', 'Asia/Ho_Chi_Minh', true)).map((s) => s.rule)).toEqual([
+      'datacenter_ip',
+    ]);
+    // No time zone (a backend call without evidence): nothing.
+    expect(network.evaluate(at('US', ''))).toEqual([]);
+  });
 });

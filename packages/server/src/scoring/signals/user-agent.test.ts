@@ -27,6 +27,11 @@ describe('user agent', () => {
   it('flags a navigator.userAgent different from the header', () => {
     expect(rules(HUMAN_UA, { ua_js_mismatch: true })).toEqual(['ua_mismatch']);
   });
+  it('names what contradicts the User-Agent', () => {
+    const s = userAgent.evaluate(baseFeatures({ ua_inconsistencies: ['platform', 'client_hints_platform'] }));
+    expect(s).toMatchObject([{ rule: 'ua_platform_mismatch', score: 25 }]);
+    expect(s[0]?.description).toContain('platform, client_hints_platform');
+  });
   it('leaves headless Chrome to the automation family', () => {
     expect(rules('Mozilla/5.0 HeadlessChrome/126.0', { ua_headless: true })).toEqual([]);
   });

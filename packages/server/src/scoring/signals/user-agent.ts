@@ -1,7 +1,7 @@
 import type { Signal } from '../engine-types.ts';
 import { emit, type SignalFamily } from './types.ts';
 
-/** The observed User-Agent (isbot list of crawlers, HTTP clients and tools). */
+/** The observed User-Agent (isbot list of crawlers, HTTP clients and tools) and its consistency with the browser. */
 export const userAgent: SignalFamily = {
   name: 'user_agent',
   rules: {
@@ -15,12 +15,24 @@ export const userAgent: SignalFamily = {
       score: 25,
       description: 'navigator.userAgent differs from the User-Agent header (spoofed in one place).',
     },
+    ua_platform_mismatch: {
+      score: 25,
+      description:
+        "The browser's own platform or Client Hints contradict its User-Agent (another OS, phone vs desktop, Chrome version, or Client Hints under a Firefox/Safari UA).",
+    },
   },
   evaluate(f) {
     const out: Signal[] = [];
     if (f.user_agent.trim() === '') out.push(emit(this, 'ua_missing'));
     else if (f.ua_is_bot && !f.ua_headless) out.push(emit(this, 'ua_known_bot'));
     if (f.ua_js_mismatch) out.push(emit(this, 'ua_mismatch'));
+    if (f.ua_inconsistencies.length > 0) {
+      out.push(
+        emit(this, 'ua_platform_mismatch', {
+          description: `The User-Agent is contradicted by: ${f.ua_inconsistencies.join(', ')}.`,
+        }),
+      );
+    }
     return out;
   },
 };

@@ -3,6 +3,9 @@ import { core } from './001_core.ts';
 import { decisions } from './002_decisions.ts';
 import { webhooks } from './003_webhooks.ts';
 import { rules } from './006_rules.ts';
+import { sso } from './007_sso.ts';
+import { decisionClusters } from './008_decision_clusters.ts';
+import { deliverySiteStatus } from './009_delivery_site_status.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -14,6 +17,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '002_decisions': decisions(dialect),
         '003_webhooks': webhooks(dialect),
         '006_rules': rules(dialect),
+        '007_sso': sso(dialect),
+        '008_decision_clusters': decisionClusters(dialect),
+        '009_delivery_site_status': deliverySiteStatus(dialect),
       };
     },
   };

@@ -1,15 +1,27 @@
 /**
- * Engine latency: `npx tsx packages/server/src/scoring/bench.ts [n]` scores n (default 10,000)
- * varied events on in-memory SQLite and in-memory hot state and prints p50/p99 of engine.score.
+ * Engine latency (feature extraction, every default rule, lists and custom rules):
+ * `npm run bench:engine -- [n] [rules]` scores n (default 10,000) varied
+ * events on in-memory SQLite and in-memory hot state, with `rules` (default 50) analyst-style
+ * custom CEL rules on the site (bench/bench-rules.ts), and prints p50/p99 of engine.score.
  */
-import { createTestContext } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
-import { FINGERPRINT, makeInput, testSite } from './test-fixtures.ts';
+
+import { createEngine } from '../packages/server/src/scoring/engine.ts';
+import {
+  FINGERPRINT,
+  insertSite,
+  makeInput,
+  testSite,
+} from '../packages/server/src/scoring/test-fixtures.ts';
+import { createTestContext } from '../packages/server/src/testing/context.ts';
+import { createBenchRules } from './bench-rules.ts';
 
 const n = Number(process.argv[2] ?? 10_000);
+const ruleCount = Number(process.argv[3] ?? 50);
 const ctx = await createTestContext();
 const engine = createEngine(ctx);
 const site = testSite('site_bench');
+await insertSite(ctx, site);
+await createBenchRules(ctx, site.id, ruleCount);
 const events = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
 
 function input(i: number) {
@@ -74,7 +86,9 @@ const cpu = process.cpuUsage(cpu0);
 const wall = performance.now() - wall0;
 times.sort((a, b) => a - b);
 const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(3);
-console.log(`engine.score n=${n}: p50=${q(0.5)} ms p90=${q(0.9)} ms p99=${q(0.99)} ms max=${q(1)} ms (wall)`);
+console.log(
+  `engine.score n=${n}, ${ruleCount} custom rules: p50=${q(0.5)} ms p90=${q(0.9)} ms p99=${q(0.99)} ms max=${q(1)} ms (wall)`,
+);
 cpuTimes.sort((a, b) => a - b);
 const qc = (p: number) =>
   cpuTimes[Math.min(cpuTimes.length - 1, Math.floor(p * cpuTimes.length))]!.toFixed(3);

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+
+/**
+ * xdotool scripts that replay recorded human mouse movement (DELBOT-Mouse traces in
+ * /work/shared/data/mouse-dev, MIT licence) and type with human key timing. Positions are
+ * screen pixels; times keep the recording's own intervals.
+ */
+export const HUMAN_TRACES =
+  process.env.WARDEN_MOUSE_TRACES ?? '/work/shared/data/mouse-dev/circles_human_pc1';
+
+export interface Trace {
+  width: number;
+  height: number;
+  /** Move events only: [ms from the first move, x, y]. */
+  moves: Array<[number, number, number]>;
+}
+
+/** `resolution:W,H`, then `<ms>,<Move|Pressed|Released>,<x>,<y>` a line. */
+export function parseTrace(text: string): Trace {
+  const lines = text.trim().split('\n');
+  const res = /^resolution:(\d+),(\d+)/.exec(lines[0] ?? '');
+  const moves: Trace['moves'] = [];
+  for (const line of lines.slice(1)) {
+    const [t, kind, x, y] = line.split(',');
+    if (kind !== 'Move') continue;
+    moves.push([Number(t), Number(x), Number(y)]);
+  }
+  const t0 = moves[0]?.[0] ?? 0;
+  for (const m of moves) m[0] -= t0;
+  return { width: Number(res?.[1] ?? 1920), height: Number(res?.[2] ?? 1080), moves };
+}
+
+export function loadTraces(dir = HUMAN_TRACES, count = 24): Trace[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()
+    .slice(0, count)
+    .map((f) => parseTrace(fs.readFileSync(path.join(dir, f), 'utf8')));
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface Box extends Point {
+  width: number;
+  height: number;
+}
+
+/** Keysyms for the characters the tests type (US layout). */
+const KEYSYM: Record<string, string> = {
+  '.': 'period',
+  '@': '2', // with shift
+  '-': 'minus',
+  _: 'minus', // with shift
+  ' ': 'space',
+};
+const SHIFTED = new Set(['@', '_']);
+
+/** Builds one xdotool script: moves with recorded timing, clicks and keys with human dwell. */
+export class HumanScript {
+  readonly lines: string[] = [];
+  private at: Point | undefined;
+  private readonly random: () => number;
+
+  constructor(seed = 7) {
+    this.random = mulberry32(seed);
+  }
+
+  private between(lo: number, hi: number): number {
+    return lo + (hi - lo) * this.random();
+  }
+
+  cmd(line: string): this {
+    this.lines.push(line);
+    return this;
+  }
+
+  sleep(ms: number): this {
+    if (ms > 0) this.lines.push(`sleep ${(ms / 1000).toFixed(4)}`);
+    return this;
+  }
+
+  private moveTo(x: number, y: number, afterMs: number): void {
+    const p = { x: Math.round(x), y: Math.round(y) };
+    this.sleep(afterMs);
+    // X sends no motion event for a move to the same pixel; skip it rather than record a gap.
+    if (this.at && this.at.x === p.x && this.at.y === p.y) return;
+    this.lines.push(`mousemove ${p.x} ${p.y}`);
+    this.at = p;
+  }
+
+  /** Replays a whole trace scaled into `box` (screen pixels), keeping its timing. */
+  replay(trace: Trace, box: Box): this {
+    const sx = box.width / trace.width;
+    const sy = box.height / trace.height;
+    let prev = 0;
+    for (const [t, x, y] of trace.moves) {
+      this.moveTo(box.x + x * sx, box.y + y * sy, t - prev);
+      prev = t;
+    }
+    return this;
+  }
+
+  /**
+   * Moves from the current position to `to` along a piece of a recorded human stroke, mapped onto
+   * the segment by rotation, scale and translation (its curvature and timing are kept).
+   */
+  strokeTo(to: Point, trace: Trace): this {
+    const from = this.at ?? to;
+    const moves = trace.moves;
+    // A piece of about 22 samples (~350 ms) from a random place in the trace.
+    const len = Math.min(moves.length, 18 + Math.floor(this.between(0, 8)));
+    const start = Math.floor(this.between(0, Math.max(1, moves.length - len)));
+    const piece = moves.slice(start, start + len);
+    const a = piece[0]!;
+    const b = piece[piece.length - 1]!;
+    const src = Math.hypot(b[1] - a[1], b[2] - a[2]);
+    const dst = Math.hypot(to.x - from.x, to.y - from.y);
+    if (src < 20 || dst < 2) {
+      this.moveTo(to.x, to.y, 120);
+      return this;
+    }
+    const scale = dst / src;
+    const rot = Math.atan2(to.y - from.y, to.x - from.x) - Math.atan2(b[2] - a[2], b[1] - a[1]);
+    const cos = Math.cos(rot) * scale;
+    const sin = Math.sin(rot) * scale;
+    let prev = a[0];
+    for (const [t, x, y] of piece.slice(1)) {
+      const dx = x - a[1];
+      const dy = y - a[2];
+      this.moveTo(from.x + dx * cos - dy * sin, from.y + dx * sin + dy * cos, t - prev);
+      prev = t;
+    }
+    return this;
+  }
+
+  click(): this {
+    this.sleep(this.between(80, 220));
+    this.lines.push('mousedown 1');
+    this.sleep(this.between(70, 140));
+    this.lines.push('mouseup 1');
+    return this.sleep(this.between(150, 400));
+  }
+
+  /** A key held for a human dwell time (60–150 ms). */
+  key(keysym: string, shift = false): this {
+    if (shift) this.cmd('keydown Shift_L').sleep(this.between(40, 90));
+    this.cmd(`keydown ${keysym}`).sleep(this.between(60, 150)).cmd(`keyup ${keysym}`);
+    if (shift) this.sleep(this.between(20, 60)).cmd('keyup Shift_L');
+    return this.sleep(this.between(40, 220));
+  }
+
+  selectAll(): this {
+    this.lines.push('keydown Control_L');
+    this.sleep(this.between(90, 160));
+    this.key('a');
+    this.lines.push('keyup Control_L');
+    return this.sleep(this.between(150, 300));
+  }
+
+  type(text: string): this {
+    for (const ch of text) {
+      const upper = /[A-Z]/.test(ch);
+      this.key(KEYSYM[ch] ?? ch.toLowerCase(), upper || SHIFTED.has(ch));
+    }
+    return this.sleep(this.between(200, 500));
+  }
+}

@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../storage/db.ts';
+import { openTestDatabase, testDialects } from '../testing/context.ts';
+import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
+import { DecisionWriter } from './decision-writer.ts';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+
+describe.each(testDialects())('decision writer (group commit) on %s', (dialect) => {
+  let database: Database;
+  beforeEach(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterEach(() => database.close());
+
+  const count = async (table: 'decisions' | 'webhook_deliveries') =>
+    (await database.db.selectFrom(table).select('site_id').execute()).length;
+
+  it('records decisions written together, each with its outbox row only where the webhook is on', async () => {
+    const hooked = await createSite(database, 'pro');
+    const quiet = await createSite(database, 'pro');
+    await configureWebhook(database, hooked.siteId, 'https://hooks.example.com/w');
+    const writer = new DecisionWriter(database);
+    const rows = Array.from({ length: 60 }, (_, i) => decisionRow(i % 3 === 0 ? quiet : hooked));
+    await Promise.all(rows.map((row) => writer.write(row)));
+    expect(await count('decisions')).toBe(60);
+    expect(await count('webhook_deliveries')).toBe(40);
+    const stored = await database.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('id', '=', rows[1]!.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ ...rows[1], cluster_id: null });
+  });
+
+  it('fails only the bad decision of a batch: the others are recorded, it leaves nothing behind', async () => {
+    const site = await createSite(database, 'pro');
+    await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+    const writer = new DecisionWriter(database);
+    const first = decisionRow(site);
+    await writer.write(first);
+    const batch = [decisionRow(site), { ...first }, decisionRow(site)];
+    const results = await Promise.allSettled(batch.map((row) => writer.write(row)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await count('decisions')).toBe(3);
+    expect(await count('webhook_deliveries')).toBe(3);
+  });
+
+  it('records a decision only with a free idempotency key: a second one for the key writes nothing', async () => {
+    const site = await createSite(database, 'pro');
+    await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+    const writer = new DecisionWriter(database);
+    const now = Date.now();
+    const keyFor = (decisionId: string, createdAt = now) => ({
+      site_id: site.siteId,
+      route: 'verify',
+      key: 'k-1',
+      body_hash: 'h',
+      decision_id: decisionId,
+      created_at: createdAt,
+    });
+    const [a, b, c, d] = [decisionRow(site), decisionRow(site), decisionRow(site), decisionRow(site)];
+    expect(await writer.write(a, keyFor(a.id))).toBe(true);
+    // Later, and within one batch: both refused, nothing of theirs written.
+    expect(await Promise.all([writer.write(b, keyFor(b.id)), writer.write(c, keyFor(c.id))])).toEqual([
+      false,
+      false,
+    ]);
+    expect(await count('decisions')).toBe(1);
+    expect(await count('webhook_deliveries')).toBe(1);
+    // Past the 24 h retention the key is free again.
+    expect(await writer.write(d, keyFor(d.id, now + IDEMPOTENCY_RETENTION_MS + 1))).toBe(true);
+    const key = await database.db.selectFrom('idempotency_keys').selectAll().executeTakeFirstOrThrow();
+    expect(key.decision_id).toBe(d.id);
+  });
+
+  it('waits for a Kysely transaction in progress instead of joining it (its rollback keeps the decision)', async () => {
+    const site = await createSite(database, 'pro');
+    const writer = new DecisionWriter(database);
+    let release = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    // A slow transaction elsewhere: the writer waits for it instead of joining it.
+    const other = database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('sites').set({ name: 'renamed' }).where('id', '=', site.siteId).execute();
+      await released;
+      throw new Error('rolled back on purpose');
+    });
+    const write = writer.write(decisionRow(site));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await expect(other).rejects.toThrow('rolled back on purpose');
+    await write;
+    expect(await count('decisions')).toBe(1);
+  });
+});

@@ -1,0 +1,262 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database, DB } from '../storage/db.ts';
+import { queryTemplate } from '../storage/precompiled.ts';
+import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
+import {
+  deliveryRow,
+  notifyQueued,
+  type WebhookState,
+  webhookIsActive,
+  webhookStateActive,
+  webhookStateQuery,
+} from '../webhooks/outbox.ts';
+import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
+
+/** A decision to record, with the idempotency key it completes (if the request had one). */
+export interface DecisionWrite {
+  row: DecisionsTable;
+  key?: IdempotencyKeysTable | undefined;
+}
+
+/** Per write: true when recorded, false when its idempotency key was already taken (nothing written). */
+type Committer = (writes: DecisionWrite[]) => Promise<{ recorded: boolean[]; queued: number }>;
+
+/**
+ * Group commit of recorded decisions. Every decision is written with its webhook outbox row and
+ * its idempotency key row in one transaction before its request is answered (a decision is never
+ * recorded without its delivery, nor the reverse), but the decisions that finish scoring in the
+ * same event-loop turn share that transaction: one commit for many decisions instead of one each.
+ * A batch that fails is retried one decision per transaction, so one bad row fails only itself.
+ *
+ * SQLite runs the batch as one synchronous better-sqlite3 transaction on prepared statements
+ * while holding Kysely's connection (so no Kysely transaction is open around it); PostgreSQL runs
+ * it as one Kysely transaction (one key upsert per decision, then multi-row inserts).
+ */
+export class DecisionWriter {
+  private queue: Array<{
+    write: DecisionWrite;
+    resolve: (recorded: boolean) => void;
+    reject: (err: unknown) => void;
+  }> = [];
+  private scheduled = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly commitBatch: Committer;
+
+  constructor(database: Database) {
+    this.commitBatch = database.sqlite
+      ? sqliteCommitter(database.db, database.sqlite)
+      : kyselyCommitter(database.db);
+  }
+
+  /**
+   * Resolves true once the decision, its outbox row and its key row are committed; false (nothing
+   * written) when the idempotency key was taken by another decision meanwhile.
+   */
+  write(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean> {
+    const done = new Promise<boolean>((resolve, reject) =>
+      this.queue.push({ write: { row, key }, resolve, reject }),
+    );
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.flushing = this.flushing.then(() => this.flush());
+      });
+    }
+    return done;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    if (batch.length === 0) return;
+    let queued = 0;
+    try {
+      const result = await this.commitBatch(batch.map((p) => p.write));
+      queued = result.queued;
+      for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);
+    } catch (err) {
+      if (batch.length === 1) batch[0]!.reject(err);
+      else {
+        for (const p of batch) {
+          try {
+            const result = await this.commitBatch([p.write]);
+            queued += result.queued;
+            p.resolve(result.recorded[0]!);
+          } catch (itemErr) {
+            p.reject(itemErr);
+          }
+        }
+      }
+    }
+    if (queued > 0) notifyQueued();
+  }
+}
+
+const writers = new WeakMap<Database, DecisionWriter>();
+
+/** The one writer of a database (group commit only works if everyone shares it). */
+export function decisionWriter(database: Database): DecisionWriter {
+  let writer = writers.get(database);
+  if (!writer) {
+    writer = new DecisionWriter(database);
+    writers.set(database, writer);
+  }
+  return writer;
+}
+
+/** Every column of a decision row, in one fixed order (the object type makes the list complete). */
+const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
+  id: true,
+  site_id: true,
+  workspace_id: true,
+  event_type: true,
+  account_id: true,
+  email: true,
+  ip_address: true,
+  user_agent: true,
+  device_id: true,
+  payment_hash: true,
+  promo_code: true,
+  order_amount: true,
+  risk_score: true,
+  risk_level: true,
+  classification: true,
+  action: true,
+  signals: true,
+  features: true,
+  evidence: true,
+  response: true,
+  ruleset_version: true,
+  decision_ms: true,
+  label: true,
+  labeled_at: true,
+  created_at: true,
+  cluster_id: true,
+};
+const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
+
+const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
+  id: true,
+  site_id: true,
+  decision_id: true,
+  payload: true,
+  status: true,
+  attempts: true,
+  last_status_code: true,
+  last_error: true,
+  last_response_body: true,
+  next_attempt_at: true,
+  lease_until: true,
+  lease_owner: true,
+  decision_created_at: true,
+  created_at: true,
+  updated_at: true,
+};
+const DELIVERY_COLUMNS = Object.keys(DELIVERY_COLUMN_SET) as Array<keyof WebhookDeliveriesTable>;
+
+/** An insert of every column of `table`, compiled once by Kysely, each column an argument. */
+function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends keyof DB[T] & string>(
+  db: Kysely<DB>,
+  table: T,
+  columns: readonly C[],
+) {
+  return queryTemplate(db, (db, arg: (name: C) => string) =>
+    db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, arg(c)])) as never),
+  );
+}
+
+function sqliteCommitter(db: Kysely<DB>, sqlite: SqliteDatabase.Database): Committer {
+  const decisionInsert = insertTemplate(db, 'decisions', DECISION_COLUMNS);
+  const deliveryInsert = insertTemplate(db, 'webhook_deliveries', DELIVERY_COLUMNS);
+  const insertDecision = sqlite.prepare(decisionInsert.compiled.sql);
+  const insertDelivery = sqlite.prepare(deliveryInsert.compiled.sql);
+  // Every statement compiled once by Kysely (the webhook-state and key queries are the very ones
+  // webhookIsActive() and the idempotency module run).
+  const state = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
+    webhookStateQuery(db, arg('siteId')),
+  );
+  const webhookState = sqlite.prepare(state.compiled.sql);
+  const takeKey = queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
+    takeKeyQuery(
+      db,
+      {
+        site_id: arg('site_id'),
+        route: arg('route'),
+        key: arg('key'),
+        body_hash: arg('body_hash'),
+        decision_id: arg('decision_id'),
+        created_at: arg('created_at') as unknown as number,
+      },
+      arg('freeBefore') as unknown as number,
+    ),
+  );
+  const takeKeyStatement = sqlite.prepare(takeKey.compiled.sql);
+  const commit = sqlite.transaction((writes: DecisionWrite[], now: number) => {
+    const active = new Map<string, boolean>();
+    const recorded: boolean[] = [];
+    let queued = 0;
+    for (const { row, key } of writes) {
+      if (
+        key &&
+        takeKeyStatement.run(takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) })).changes ===
+          0
+      ) {
+        recorded.push(false);
+        continue;
+      }
+      insertDecision.run(decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }));
+      recorded.push(true);
+      let on = active.get(row.site_id);
+      if (on === undefined) {
+        on = webhookStateActive(
+          webhookState.get(state.bind({ siteId: row.site_id })) as WebhookState | undefined,
+        );
+        active.set(row.site_id, on);
+      }
+      if (on) {
+        const delivery = deliveryRow(row, now);
+        insertDelivery.run(deliveryInsert.bind(delivery));
+        queued++;
+      }
+    }
+    return { recorded, queued };
+  });
+  // Holding Kysely's single SQLite connection keeps its transactions out of ours.
+  return (writes) => db.connection().execute(async () => commit(writes, Date.now()));
+}
+
+function kyselyCommitter(db: Kysely<DB>): Committer {
+  return (writes) =>
+    db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const recorded: boolean[] = [];
+      for (const { key } of writes) {
+        const taken = key
+          ? await takeKeyQuery(trx, key, keyFreeBefore(key.created_at)).executeTakeFirst()
+          : undefined;
+        recorded.push(!taken || Number(taken.numInsertedOrUpdatedRows ?? 0) > 0);
+      }
+      const rows = writes.filter((_, i) => recorded[i]).map((w) => w.row);
+      if (rows.length > 0) {
+        await trx
+          .insertInto('decisions')
+          .values(rows.map((r) => ({ ...r, cluster_id: r.cluster_id ?? null })))
+          .execute();
+      }
+      const deliveries: WebhookDeliveriesTable[] = [];
+      const active = new Map<string, boolean>();
+      for (const row of rows) {
+        let on = active.get(row.site_id);
+        if (on === undefined) {
+          on = await webhookIsActive(trx, row.site_id);
+          active.set(row.site_id, on);
+        }
+        if (on) deliveries.push(deliveryRow(row, now));
+      }
+      if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
+      return { recorded, queued: deliveries.length };
+    });
+}
