@@ -5,6 +5,7 @@ import {
   TEST_PASSWORD,
   type TestWorkspace,
 } from '../../testing/accounts.ts';
+import { MemoryHotState } from '../../state/memory.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
 import { issueAccessToken } from '../../workspace/tokens.ts';
 
@@ -172,6 +173,9 @@ describe('login throttle', () => {
     t = await createTestApp({
       env: { WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT: '3', WARDEN_RATE_LOGIN_PER_MINUTE_IP: '5' },
     });
+    // A fixed clock: a minute boundary on the wall clock mid-test would open a fresh window.
+    await t.ctx.hotState.close();
+    t.ctx.hotState = new MemoryHotState(() => 1_700_000_030_000);
   });
   afterAll(() => t.close());
 
