@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { bundle } from '../packages/server/bin/bundle.js';
 import { buildBodyPool } from './bench-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -44,14 +45,19 @@ interface ServerStats {
   decisionMs: { p50: number; p99: number; p999: number };
 }
 
-function start(
+/**
+ * Start a bench server as production runs Warden: bundled into plain JavaScript by the CLI's
+ * bundler (packages/server/bin/bundle.js), without the TypeScript loader.
+ */
+async function start(
   script: string,
   env: Record<string, string>,
   execArgv: string[] = [],
 ): Promise<[ChildProcess, Ready]> {
-  const child = fork(path.join(HERE, script), [], {
+  const bundled = await bundle(path.join(HERE, `${script}.ts`), script);
+  const child = fork(bundled, [], {
     env: { ...process.env, ...env },
-    execArgv: [...process.execArgv, ...execArgv],
+    execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -106,7 +112,7 @@ async function main(): Promise<void> {
       `${pool.size} body templates, ${RULES} custom rules, node ${process.version}, ${os.cpus().length} CPUs`,
   );
 
-  const [echo, echoReady] = await start('bench-echo-server.ts', {});
+  const [echo, echoReady] = await start('bench-echo-server', {});
   await load(echoReady.port, {}, WARMUP_S);
   await ask(echo, { type: 'mark' });
   const echoResult = await load(echoReady.port, {}, DURATION_S);
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-'));
   const profDir = path.join(HERE, 'profiles');
   const [warden, ready] = await start(
-    'bench-warden-server.ts',
+    'bench-warden-server',
     {
       WARDEN_DATA_DIR: dataDir,
       WARDEN_RATE_SERVER_PER_SECOND: '1000000',

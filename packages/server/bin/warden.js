@@ -1,7 +1,19 @@
 #!/usr/bin/env node
-// The `warden` CLI. Runs the TypeScript sources directly through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The `warden` CLI: bundles the TypeScript sources into dist/warden.mjs (bundle.js; about a
+// second, fresh on every start, so the code that runs is always the code in src/) and runs it.
+// Where dist/ cannot be written (a read-only install), it runs the sources through tsx instead.
+import { pathToFileURL } from 'node:url';
+import { bundle } from './bundle.js';
 
-register();
-const { main } = await import('../src/cli.ts');
+async function entry() {
+  try {
+    return pathToFileURL(await bundle('src/cli.ts', 'warden')).href;
+  } catch (err) {
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(err?.code)) throw err;
+    (await import('tsx/esm/api')).register();
+    return '../src/cli.ts';
+  }
+}
+
+const { main } = await import(await entry());
 process.exitCode = await main(process.argv.slice(2));

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryHotState } from '../../state/memory.ts';
 import {
   addTestUser,
   createTestWorkspace,
   TEST_PASSWORD,
   type TestWorkspace,
 } from '../../testing/accounts.ts';
-import { MemoryHotState } from '../../state/memory.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
 import { issueAccessToken } from '../../workspace/tokens.ts';
 

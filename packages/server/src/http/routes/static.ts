@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../../context.ts';
+import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { App } from '../types.ts';
  * Not API results: no envelope. Files are re-read when they change on disk, so a rebuild needs
  * no restart; an unbuilt SDK answers 503 with the command that builds it.
  */
-const BROWSER = fileURLToPath(new URL('../../../../browser/', import.meta.url));
+const BROWSER = path.join(PACKAGES_DIR, 'browser');
 const DIST = path.join(BROWSER, 'dist');
 const DEMO = path.join(BROWSER, 'demo');
 
