@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api/client.ts';
-import { ApiError, fieldErrors } from '../api/errors.ts';
+import { ApiError } from '../api/errors.ts';
 import { LIST_KINDS, type List, type ListKind, type Site } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -9,7 +9,7 @@ import { Pill } from '../components/Pill.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
 import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
-import { useAction } from '../hooks/useAction.ts';
+import { useAction, useFormAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { parseEntries } from '../lib/forms.ts';
@@ -99,23 +99,17 @@ function CreateList({ siteId, onCreated }: { siteId: string; onCreated: () => vo
   const [kind, setKind] = useState<ListKind>('ip');
   const [type, setType] = useState<'allow' | 'block'>('block');
   const [entries, setEntries] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const create = useAction(async () => {
-    setErrors({});
-    try {
-      await api.post<List>(
-        '/api/lists',
-        { name: name.trim(), kind, type, entries: parseEntries(entries) },
-        { siteId },
-      );
-      setName('');
-      setEntries('');
-      onCreated();
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'validation_failed') setErrors(fieldErrors(err.details));
-      throw err;
-    }
+  const create = useFormAction(async () => {
+    await api.post<List>(
+      '/api/lists',
+      { name: name.trim(), kind, type, entries: parseEntries(entries) },
+      { siteId },
+    );
+    setName('');
+    setEntries('');
+    onCreated();
   });
+  const errors = create.fieldErrors;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.execute();

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import { ApiError, fieldErrors } from '../api/errors.ts';
 import type { Member } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -9,7 +8,7 @@ import { Pill } from '../components/Pill.tsx';
 import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
-import { useAction } from '../hooks/useAction.ts';
+import { useAction, useFormAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { ROLES, type Role } from '../lib/permissions.ts';
@@ -25,25 +24,19 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: string; onAdded: () 
   const [role, setRole] = useState<Role>('analyst');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const add = useAction(async () => {
-    setErrors({});
-    try {
-      await api.post<Member>(`/api/workspaces/${encodeURIComponent(workspaceId)}/members`, {
-        email: email.trim(),
-        role,
-        ...(name.trim() ? { name: name.trim() } : {}),
-        ...(password ? { password } : {}),
-      });
-      setEmail('');
-      setName('');
-      setPassword('');
-      onAdded();
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'validation_failed') setErrors(fieldErrors(err.details));
-      throw err;
-    }
+  const add = useFormAction(async () => {
+    await api.post<Member>(`/api/workspaces/${encodeURIComponent(workspaceId)}/members`, {
+      email: email.trim(),
+      role,
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(password ? { password } : {}),
+    });
+    setEmail('');
+    setName('');
+    setPassword('');
+    onAdded();
   });
+  const errors = add.fieldErrors;
   return (
     <form
       className="card"

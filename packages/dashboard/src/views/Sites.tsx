@@ -1,13 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api/client.ts';
-import { ApiError, fieldErrors } from '../api/errors.ts';
 import type { CreatedSite, RotatedKeys, Site } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { SecretValue } from '../components/CopyButton.tsx';
 import { Field } from '../components/Field.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
-import { useAction } from '../hooks/useAction.ts';
+import { useAction, useFormAction } from '../hooks/useAction.ts';
 import { formatDateTime } from '../lib/format.ts';
 
 /** The secret key of a new or rotated site: shown once, then gone from the page. */
@@ -40,21 +39,15 @@ function OriginsEditor({ site, onSaved }: { site: Site; onSaved: (site: Site) =>
   const allowed = app.can('site.update');
   const [origins, setOrigins] = useState<string[]>(site.allowedOrigins);
   const [adding, setAdding] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const save = useAction(async (next: string[]) => {
-    setErrors({});
-    try {
-      const updated = await api.patch<Site>(`/api/sites/${encodeURIComponent(site.id)}`, {
-        allowedOrigins: next,
-      });
-      setOrigins(updated.allowedOrigins);
-      setAdding('');
-      onSaved(updated);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'validation_failed') setErrors(fieldErrors(err.details));
-      throw err;
-    }
+  const save = useFormAction(async (next: string[]) => {
+    const updated = await api.patch<Site>(`/api/sites/${encodeURIComponent(site.id)}`, {
+      allowedOrigins: next,
+    });
+    setOrigins(updated.allowedOrigins);
+    setAdding('');
+    onSaved(updated);
   });
+  const errors = save.fieldErrors;
   const add = (event: FormEvent) => {
     event.preventDefault();
     if (adding.trim()) save.execute([...origins, adding.trim()]);
@@ -180,23 +173,17 @@ function CreateSite({
 }) {
   const [name, setName] = useState('');
   const [origin, setOrigin] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const create = useAction(async () => {
-    setErrors({});
-    try {
-      const site = await api.post<CreatedSite>('/api/sites', {
-        workspaceId,
-        name: name.trim(),
-        allowedOrigins: origin.trim() ? [origin.trim()] : [],
-      });
-      setName('');
-      setOrigin('');
-      onCreated(site);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'validation_failed') setErrors(fieldErrors(err.details));
-      throw err;
-    }
+  const create = useFormAction(async () => {
+    const site = await api.post<CreatedSite>('/api/sites', {
+      workspaceId,
+      name: name.trim(),
+      allowedOrigins: origin.trim() ? [origin.trim()] : [],
+    });
+    setName('');
+    setOrigin('');
+    onCreated(site);
   });
+  const errors = create.fieldErrors;
   const originErrors = Object.entries(errors)
     .filter(([k]) => k.startsWith('allowedOrigins'))
     .flatMap(([, v]) => v);

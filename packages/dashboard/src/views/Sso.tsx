@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import { ApiError, fieldErrors } from '../api/errors.ts';
+import { ApiError } from '../api/errors.ts';
 import type { SsoConfig } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { SecretValue } from '../components/CopyButton.tsx';
@@ -14,7 +14,7 @@ import {
   SavedNotice,
   ValidationSummary,
 } from '../components/Status.tsx';
-import { useAction } from '../hooks/useAction.ts';
+import { useFormAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { type SsoFormValues, ssoBody } from '../lib/forms.ts';
@@ -67,27 +67,21 @@ function SsoForm({
   onSaved: (c: SsoConfig) => void;
 }) {
   const [form, setForm] = useState<SsoFormValues>(() => toForm(config));
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [saved, setSaved] = useState(false);
   useEffect(() => setForm(toForm(config)), [config]);
   const set = <K extends keyof SsoFormValues>(key: K, value: SsoFormValues[K]) => {
     setSaved(false);
     setForm((f) => ({ ...f, [key]: value }));
   };
-  const save = useAction(async () => {
-    setErrors({});
-    try {
-      const next = await api.put<SsoConfig>(
-        `/api/workspaces/${encodeURIComponent(workspaceId)}/sso`,
-        ssoBody(form),
-      );
-      onSaved(next);
-      setSaved(true);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'validation_failed') setErrors(fieldErrors(err.details));
-      throw err;
-    }
+  const save = useFormAction(async () => {
+    const next = await api.put<SsoConfig>(
+      `/api/workspaces/${encodeURIComponent(workspaceId)}/sso`,
+      ssoBody(form),
+    );
+    onSaved(next);
+    setSaved(true);
   });
+  const errors = save.fieldErrors;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.execute();
