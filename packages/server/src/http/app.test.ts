@@ -28,6 +28,17 @@ describe('http basics', () => {
     await other.app.close();
   });
 
+  it('answers routing errors in the error envelope', async () => {
+    // An id longer than any real one: 401 first like any id, then 404 with a token.
+    expect((await t.app.inject(`/api/sites/${'x'.repeat(200)}`)).json().error.code).toBe('unauthorized');
+    const tooLong = await t.app.inject(`/api/sites/${'x'.repeat(600)}`);
+    expect(tooLong.statusCode).toBe(404);
+    expect(tooLong.json()).toMatchObject({ success: false, error: { code: 'not_found' } });
+    const badEncoding = await t.app.inject('/api/sites/%E0%A4%A');
+    expect(badEncoding.statusCode).toBe(400);
+    expect(badEncoding.json()).toMatchObject({ success: false, error: { code: 'validation_failed' } });
+  });
+
   it('exports Prometheus metrics', async () => {
     await t.app.inject('/healthz');
     const res = await t.app.inject('/metrics');

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
-import { installErrorHandling } from './errors.ts';
+import { frameworkErrorHandler, installErrorHandling } from './errors.ts';
 import { observabilityRoutes } from './observability.ts';
 import { registerRoutes } from './routes.ts';
 import type { App } from './types.ts';
@@ -38,6 +38,9 @@ export function createFastify(ctx: AppContext): App {
     logController: new LogController({
       disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
     }),
+    // Ids of every resource are far shorter; longer segments are answered 404 by frameworkErrors.
+    maxParamLength: 512,
+    frameworkErrors: frameworkErrorHandler,
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail, errorBody } from '../errors.ts';
 
 interface ValidationIssue {
@@ -26,6 +26,21 @@ export function validationError(issues: readonly ValidationIssue[], context: str
     `Invalid ${context}: ${details[0]?.path} ${details[0]?.message}`,
     details,
   );
+}
+
+/**
+ * Errors Fastify raises while routing, before any hook or handler (its `frameworkErrors` option):
+ * answered in the same envelope as every other error. A path segment longer than the router's
+ * limit names nothing (404); a path that is not valid percent-encoding is a bad request.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(404).send(errorBody('not_found', 'No resource has an id that long.'));
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    reply.status(400).send(errorBody('validation_failed', 'The URL path is not valid percent-encoding.'));
+  } else {
+    reply.status(500).send(errorBody('internal_error', 'Something went wrong on our side.'));
+  }
 }
 
 /** The one place where errors become HTTP answers. */

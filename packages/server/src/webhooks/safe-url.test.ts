@@ -138,6 +138,10 @@ describe('webhook URL rules on save (strict)', () => {
     ['https://0x08.0x08.0x08.0x08/', /non-standard/],
     ['https://%31%32%37.0.0.1/', /loopback address/],
     ['https://08.8.8.8/', /./],
+    // Forms the URL parser maps to an IPv4 address: full-width digits, a tab inside, ideographic dots.
+    ['https://\uff11\uff13\uff14\uff17\uff14\uff14\uff10\uff17\uff12/', /non-standard/],
+    ['https://0x08\t080808/', /non-standard/],
+    ['https://8\u30028.8.8/', /non-standard/],
   ];
   it.each(refused)('refuses %s', (url, pattern) => {
     expect(reason(url)).toMatch(pattern);

@@ -109,6 +109,11 @@ export function checkWebhookUrl(input: string, policy: UrlPolicy): UrlCheck {
   const hostname = url.hostname.toLowerCase();
   if (hostname === '') return { ok: false, reason: 'the URL has no host' };
   const literal = ipLiteralOf(hostname);
+  // The URL parser also reads full-width digits, ideographic dots and stray tabs as an IPv4
+  // address: whatever the text, an IPv4 host must be written exactly as the address it is.
+  if (literal && !literal.includes(':') && decodeURIComponentSafe(rawHost) !== literal) {
+    return { ok: false, reason: `${rawHost} is an IPv4 address written in a non-standard form` };
+  }
   const refusal = literal ? addressRefusal(literal, policy.unsafeTargets) : checkDomainName(hostname, policy);
   return refusal ? { ok: false, reason: refusal } : { ok: true, url };
 }

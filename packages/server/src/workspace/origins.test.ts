@@ -27,6 +27,8 @@ describe('origins', () => {
     ' https://shop.example',
     'https://bücher.example',
     '*',
+    'https://*.shop.example',
+    'https://shop*.example',
     '',
   ])('refuses %j', (origin) => {
     expect(originProblem(origin)).not.toBeNull();

@@ -18,6 +18,8 @@ export function originProblem(input: string): string | null {
   if (url.search !== '' || input.includes('?')) return 'must not contain a query';
   if (url.hash !== '' || input.includes('#')) return 'must not contain a fragment';
   if (url.pathname !== '/' || input.endsWith('/')) return 'must not contain a path (not even "/")';
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)$/.test(url.hostname))
+    return 'must name one host: letters, digits, dots and hyphens (no wildcards such as *.shop.example)';
   if (url.origin !== input) return `is not in canonical form; write it as ${url.origin}`;
   return null;
 }

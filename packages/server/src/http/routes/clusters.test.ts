@@ -58,12 +58,12 @@ describe('GET /api/clusters/{id}', () => {
     expect(Date.parse(data.firstSeenAt)).toBeLessThanOrEqual(Date.parse(data.lastSeenAt));
   });
 
-  it('answers 404 for unknown clusters and for clusters of other workspaces, 400 for a malformed id', async () => {
+  it('answers 404 for unknown, malformed and other workspaces\' clusters (SPEC §10: 401 → 404)', async () => {
     expect((await get('cl_0000000000')).statusCode).toBe(404);
     expect((await get(clusterId, foreign.owner.headers)).statusCode).toBe(404);
     const bad = await get('not-a-cluster');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.code).toBe('validation_failed');
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json().error.code).toBe('not_found');
     expect((await t.app.inject({ url: `/api/clusters/${clusterId}` })).statusCode).toBe(401);
   });
 

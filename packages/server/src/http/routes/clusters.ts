@@ -12,7 +12,8 @@ export const CLUSTER_LIST_LIMIT = 200;
 export const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 const SCAN_LIMIT = 20_000;
 
-const ClusterParams = Type.Object({ id: Type.String({ pattern: '^cl_[0-9a-f]{1,64}$' }) });
+/** Any text: an id no decision carries (malformed or not) is simply not found (404). */
+const ClusterParams = Type.Object({ id: Type.String() });
 
 const Cluster = Type.Object({
   id: Type.String(),
