@@ -33,7 +33,11 @@ export function validationError(issues: readonly ValidationIssue[], context: str
  * answered in the same envelope as every other error. A path segment longer than the router's
  * limit names nothing (404); a path that is not valid percent-encoding is a bad request.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply.status(404).send(errorBody('not_found', 'No resource has an id that long.'));
   } else if (error.code === 'FST_ERR_BAD_URL') {

@@ -58,7 +58,7 @@ describe('GET /api/clusters/{id}', () => {
     expect(Date.parse(data.firstSeenAt)).toBeLessThanOrEqual(Date.parse(data.lastSeenAt));
   });
 
-  it('answers 404 for unknown, malformed and other workspaces\' clusters (SPEC §10: 401 → 404)', async () => {
+  it("answers 404 for unknown, malformed and other workspaces' clusters (SPEC §10: 401 → 404)", async () => {
     expect((await get('cl_0000000000')).statusCode).toBe(404);
     expect((await get(clusterId, foreign.owner.headers)).statusCode).toBe(404);
     const bad = await get('not-a-cluster');
