@@ -150,6 +150,17 @@ export const SMOOTH_LONG_TURNS = 24;
  */
 const UNDECIMATED_SAMPLES = 192;
 
+/** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
+export const METRIC_THRESHOLDS = {
+  FAST_DWELL_MS,
+  STROKE_PAUSE_MS,
+  FLAT_SPEED_CV,
+  SMOOTH_TURN_CHANGE,
+  SMOOTH_MIN_TURNS,
+  SMOOTH_LONG_TURNS,
+  UNDECIMATED_SAMPLES,
+};
+
 /**
  * Median absolute change of the signed turning angle between consecutive moves of a stroke, and
  * how many changes it is taken over; null with fewer than SMOOTH_MIN_TURNS.

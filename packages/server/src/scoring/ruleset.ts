@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { METRIC_THRESHOLDS } from './behavior-metrics.ts';
 import { automation } from './signals/automation.ts';
 import { BEHAVIOR, behavior } from './signals/behavior.ts';
 import { deviceEvidence } from './signals/device-evidence.ts';
 import { email } from './signals/email.ts';
 import { fanout, PROMO_EMAIL_BONUS } from './signals/fanout.ts';
-import { freshness } from './signals/freshness.ts';
+import { freshness, SKEW_REPLAY_MS, SKEW_STALE_MS } from './signals/freshness.ts';
 import { CLUSTER_TIERS, identity } from './signals/identity.ts';
 import { INPUT, input } from './signals/input.ts';
 import {
@@ -15,7 +16,7 @@ import {
   UA_ROTATION,
 } from './signals/logins.ts';
 import { network } from './signals/network.ts';
-import { PAYMENT_TIERS, payments } from './signals/payments.ts';
+import { CARD_TESTING_RUN, HARDWARE_MIN_DEVICES, PAYMENT_TIERS, payments } from './signals/payments.ts';
 import { pow } from './signals/pow.ts';
 import {
   DEVICE_CARRY_CAP,
@@ -24,7 +25,7 @@ import {
   TOKEN_ACCOUNTS,
   TOKEN_EVENTS_1H,
 } from './signals/session.ts';
-import { trust } from './signals/trust.ts';
+import { TRUSTED_DEVICE_AGE_DAYS, TRUSTED_DEVICE_EVENTS, trust } from './signals/trust.ts';
 import type { SignalFamily } from './signals/types.ts';
 import { userAgent } from './signals/user-agent.ts';
 import { VELOCITY_TIERS, velocity } from './signals/velocity.ts';
@@ -79,6 +80,13 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
       DEVICE_CARRY_CAP,
       CLUSTER_TIERS,
       PROMO_EMAIL_BONUS,
+      METRIC_THRESHOLDS,
+      SKEW_STALE_MS,
+      SKEW_REPLAY_MS,
+      HARDWARE_MIN_DEVICES,
+      CARD_TESTING_RUN,
+      TRUSTED_DEVICE_AGE_DAYS,
+      TRUSTED_DEVICE_EVENTS,
     }),
   );
   hash.update(custom);
