@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { testSite } from '../scoring/test-fixtures.ts';
+import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
 import { effectiveDifficulty, parseDifficulty, siteFloor } from './difficulty.ts';
 import {
@@ -29,7 +30,7 @@ describe('parseDifficulty', () => {
     expect(parseDifficulty('high')).toBe(20);
   });
 
-  it.each([0, 27, 3.5, -1, 'extreme', '14', true, {}, Number.NaN])(
+  it.each([0, 27, 3.5, -1, 'extreme', '14', true, {}, null, Number.NaN])(
     'rejects %s with validation_failed',
     (v) => {
       try {
@@ -73,9 +74,8 @@ describe('issue and verify', () => {
   let clock = 1_700_000_000_000;
   const site = testSite('site_a');
   beforeEach(async () => {
-    ctx = await createTestContext({ env: { WARDEN_POW_FLOOR: '1' } });
     clock = 1_700_000_000_000;
-    ctx.now = () => clock;
+    ctx = await createTestContext({ env: { WARDEN_POW_FLOOR: '1' }, now: () => clock });
   });
   afterEach(async () => {
     await ctx.hotState.close();
@@ -95,6 +95,28 @@ describe('issue and verify', () => {
     });
     const again = await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: n });
     expect(again).toEqual({ valid: false, reason: 'already_used', challenge_id: d.challenge_id });
+  });
+
+  it('stays single-use across a restart of an in-process hot state: older challenges count as expired', async () => {
+    const d = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
+    const n = await solve(d);
+    expect((await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: n })).valid).toBe(true);
+    // Restart: same secret and database, a new (empty) in-memory hot state.
+    clock += 1000;
+    await ctx.hotState.close();
+    ctx.hotState = new MemoryHotState(() => clock);
+    expect(await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: n })).toEqual({
+      valid: false,
+      reason: 'expired',
+      challenge_id: d.challenge_id,
+    });
+    // Challenges issued after the restart verify as usual, once.
+    const e = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
+    const m = await solve(e);
+    expect((await verifyChallenge(ctx, site, { challenge_id: e.challenge_id, nonce: m })).valid).toBe(true);
+    expect((await verifyChallenge(ctx, site, { challenge_id: e.challenge_id, nonce: m })).reason).toBe(
+      'already_used',
+    );
   });
 
   it('uses the floor (default 14) when no difficulty is asked', async () => {

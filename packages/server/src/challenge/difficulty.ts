@@ -9,7 +9,7 @@ const NAMED: Record<string, number> = { low: 14, medium: 17, high: 20 };
 
 /** `difficulty` of a challenge request: integer 1–26 or low|medium|high; undefined when absent. */
 export function parseDifficulty(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
+  if (value === undefined) return undefined;
   if (typeof value === 'string' && Object.hasOwn(NAMED, value)) return NAMED[value];
   if (
     typeof value === 'number' &&

@@ -139,6 +139,9 @@ export async function verifyChallenge(
   }
   const now = ctx.now();
   if (now >= parsed.expiresAt) return fail('expired');
+  // Issued before the hot state began remembering (an in-process store, restarted since): whether
+  // it was used cannot be known, so it counts as expired and the client asks for a new one.
+  if (parsed.expiresAt - CHALLENGE_TTL_MS < ctx.hotState.remembersSince) return fail('expired');
   const usedKey = `pow:used:${site.id}:${parsed.salt}`;
   const ttl = parsed.expiresAt - now + 60_000;
   const n = parseNonce(proof.nonce);

@@ -82,6 +82,52 @@ describe('site auth of the scoring routes', () => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
 
+    it('lets the page read errors answered before the origin check, for an allowed Origin only', async () => {
+      const headers = browserHeaders(w.site.siteKey);
+      const early = [
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/antibot/collect',
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{x',
+        }),
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/antibot/collect',
+          headers: { ...headers, 'content-type': 'text/plain' },
+          payload: 'x',
+        }),
+        await collect({ ...headers, 'x-site-key': 'pk_nope' }),
+        await collect(headers, { pad: 'x'.repeat(300 * 1024) }),
+      ];
+      expect(early.map((r) => r.json().error.code)).toEqual([
+        'invalid_json',
+        'unsupported_media_type',
+        'invalid_site_key',
+        'payload_too_large',
+      ]);
+      for (const res of early) {
+        expect(res.headers['access-control-allow-origin']).toBe(BROWSER_ORIGIN);
+        expect(res.headers.vary).toContain('Origin');
+      }
+      const foreign = await t.app.inject({
+        method: 'POST',
+        url: '/api/antibot/collect',
+        headers: { ...headers, origin: 'https://evil.test', 'content-type': 'application/json' },
+        payload: '{x',
+      });
+      expect(foreign.json().error.code).toBe('invalid_json');
+      expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+      // Another site's origin is not this site's: the named site decides.
+      const other = await t.app.inject({
+        method: 'POST',
+        url: '/api/antibot/collect',
+        headers: { ...headers, origin: 'https://other.example', 'content-type': 'application/json' },
+        payload: '{x',
+      });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
     it('checks the site key before the origin', async () => {
       const res = await collect({ origin: 'https://evil.test' });
       expect(res.json().error.code).toBe('missing_site_key');

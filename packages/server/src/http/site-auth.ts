@@ -99,6 +99,28 @@ export function browserSiteAuth(ctx: AppContext) {
   };
 }
 
+/**
+ * onSend hook of the browser routes. An error answered before the Origin was checked (413, 415,
+ * invalid_json, a missing or unknown site key) still carries the CORS headers when the Origin is
+ * allowed: by the named site, or, without a known site key, by any site (as the preflight
+ * answers). So the page can read the error code; a disallowed Origin still gets none.
+ */
+export function browserErrorCors(ctx: AppContext) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (reply.statusCode < 400 || reply.hasHeader('access-control-allow-origin')) return payload;
+    reply.header('vary', 'Origin');
+    const origin = header(request, 'origin');
+    if (!origin) return payload;
+    const siteKey = header(request, 'x-site-key');
+    const found = siteKey && siteKey.length <= 256 ? await findSiteByKey(ctx, siteKey) : undefined;
+    const allowed = found
+      ? found.allowedOrigins.includes(origin)
+      : await originAllowedBySomeSite(ctx, origin);
+    if (allowed) allowOrigin(reply, origin);
+    return payload;
+  };
+}
+
 /** preValidation hook of the server routes (`/verify…`). */
 export function serverSiteAuth(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {

@@ -11,9 +11,8 @@ import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
 let ctx: AppContext;
 let clock: number;
 beforeEach(async () => {
-  ctx = await createTestContext({ env: { WARDEN_POW_FLOOR: '4' } });
   clock = 1_700_000_000_000;
-  ctx.now = () => clock;
+  ctx = await createTestContext({ env: { WARDEN_POW_FLOOR: '4' }, now: () => clock });
 });
 afterEach(async () => {
   await ctx.hotState.close();

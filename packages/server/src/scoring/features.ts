@@ -69,6 +69,8 @@ export interface Features {
   /** |server time − environment.timestamp| in ms, null when absent. */
   clock_skew_ms: number | null;
   nonce: 'absent' | 'fresh' | 'replayed';
+  /** environment.nonce as sent ("" when absent): recorded, so a restart still knows it was used. */
+  nonce_value: string;
   pow: 'absent' | 'valid' | ChallengeFailure;
   history: HistoryCounts;
   /** The IP's /24 (IPv6 /64). */
@@ -87,8 +89,6 @@ export interface Features {
    */
   hardware_profile?: string;
 }
-
-const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
 
 function strings(value: unknown, max = 32): string[] {
   if (!Array.isArray(value)) return [];
@@ -236,7 +236,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
       },
       input.now,
     ),
-    nonce ? ctx.hotState.claimOnce(`nonce:${site.id}:${nonce}`, NONCE_TTL_MS) : Promise.resolve(true),
+    nonce ? history.claimNonce(site.id, nonce) : true,
     pow && typeof pow.challenge_id === 'string' && powNonce !== undefined
       ? verifyChallenge(ctx, site, { challenge_id: pow.challenge_id, nonce: powNonce })
       : Promise.resolve(undefined),
@@ -285,6 +285,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     clock_skew_ms:
       typeof timestamp === 'number' && Number.isFinite(timestamp) ? Math.abs(input.now - timestamp) : null,
     nonce: nonce ? (nonceFresh ? 'fresh' : 'replayed') : 'absent',
+    nonce_value: nonce,
     pow:
       powResult === undefined ? 'absent' : powResult.valid ? 'valid' : (powResult.reason ?? 'invalid_proof'),
     history: counts,

@@ -31,6 +31,12 @@ export function pairWindow(pair: Pair): number {
 export const TOKEN_ID = /"token_id":"([^"]+)"/;
 /** The hardware profile recorded in a decision's features. */
 export const HARDWARE_PROFILE = /"hardware_profile":"([^"]+)"/;
+/** environment.nonce as recorded in a decision's features (a JSON string literal). */
+export const NONCE_VALUE = /"nonce_value":("(?:[^"\\]|\\.)+")/;
+
+/** How long an environment.nonce is remembered: a repeat within it is a replay. */
+export const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
+export const nonceKey = (siteId: string, nonce: string) => `nonce:${siteId}:${nonce}`;
 
 /**
  * A payment event: a checkout (browser or server) or any event with a payment hash. Only these

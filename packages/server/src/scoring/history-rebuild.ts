@@ -10,6 +10,9 @@ import {
   isPaymentEvent,
   isSmallPayment,
   MINUTE,
+  NONCE_TTL_MS,
+  NONCE_VALUE,
+  nonceKey,
   type Pair,
   pairWindow,
   REBUILD_LIMIT,
@@ -68,11 +71,14 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
   // device id → hardware profile, for server-side events whose token was issued before the restart.
   const hardware = new Map<string, string>();
   let sdk = false;
+  const nonces = new Map<string, number>();
   for (const r of rows) {
     const age = now - r.created_at;
     const subnet = subnetKey(r.ip_address);
     const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
     const profile = HARDWARE_PROFILE.exec(r.features)?.[1] ?? '';
+    const nonce = NONCE_VALUE.exec(r.features)?.[1];
+    if (nonce && !nonces.has(nonce)) nonces.set(nonce, NONCE_TTL_MS - age);
     if (profile && r.device_id && !hardware.has(r.device_id)) hardware.set(r.device_id, profile);
     if (profile && age < HARDWARE_WINDOW && isPaymentEvent(r.event_type, r.payment_hash)) {
       pair('hd', profile, r.device_id);
@@ -146,6 +152,7 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
     work.push(h.set(hardwareMapKey(siteId, device), profile, HARDWARE_MAP_TTL_MS));
   for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
   if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
+  for (const [literal, ttl] of nonces) work.push(h.claimOnce(nonceKey(siteId, JSON.parse(literal)), ttl));
   await Promise.all(work);
   await rebuildDevices(ctx, siteId, now);
 }

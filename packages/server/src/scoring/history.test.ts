@@ -95,6 +95,37 @@ describe('velocity and history across a restart', () => {
   });
 });
 
+describe('replayed evidence across a restart', () => {
+  it('remembers the environment nonces of recorded decisions', async () => {
+    const clock = 1_700_000_000_000;
+    ctx.now = () => clock;
+    await ctx.hotState.close();
+    ctx.hotState = new MemoryHotState(() => clock);
+    const environment = { nonce: 'n-restart-1', timestamp: clock };
+    const first = makeInput(ctx, { fingerprint: FINGERPRINT, environment }, { site });
+    const result = await createEngine(ctx).score(first);
+    expect(result.features.nonce).toBe('fresh');
+    await recordDecision(ctx, first, result);
+
+    const restarted: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock) };
+    const engine = createEngine(restarted);
+    const replay = await engine.score(
+      makeInput(restarted, { fingerprint: FINGERPRINT, environment }, { site }),
+    );
+    expect(replay.features.nonce).toBe('replayed');
+    expect(replay.signals.map((s) => s.rule)).toContain('nonce_replayed');
+    const fresh = await engine.score(
+      makeInput(
+        restarted,
+        { fingerprint: FINGERPRINT, environment: { ...environment, nonce: 'n-2' } },
+        { site },
+      ),
+    );
+    expect(fresh.features.nonce).toBe('fresh');
+    await restarted.hotState.close();
+  });
+});
+
 describe('hardware-profile counters across a restart', () => {
   it('rebuilds them, and the device → profile map the server side needs, from recorded decisions', async () => {
     let clock = 1_700_000_000_000;

@@ -7,6 +7,8 @@ import {
   HARDWARE_WINDOW,
   HOUR,
   MINUTE,
+  NONCE_TTL_MS,
+  nonceKey,
   type Pair,
   pairWindow,
   RECENT_RISK_MS,
@@ -253,6 +255,16 @@ export class History {
     const tally = (firstTime: boolean) => (firstTime ? h.hit(key, window) : h.count(key, window));
     const claimed = h.claimOnce(`seen:${siteId}:${pair}:${owner}:${member}`, window);
     return isPromise(claimed) ? claimed.then(tally) : tally(claimed);
+  }
+
+  /**
+   * True when `nonce` (environment.nonce) is new on the site within 24 h, remembering it. Asked
+   * after the site's rebuild, which restores the nonces of recorded decisions after a restart.
+   */
+  claimNonce(siteId: string, nonce: string): MaybePromise<boolean> {
+    const claim = () => this.ctx.hotState.claimOnce(nonceKey(siteId, nonce), NONCE_TTL_MS);
+    const rebuilding = this.ensureRebuilt(siteId);
+    return rebuilding ? rebuilding.then(claim) : claim();
   }
 
   /** Rebuild the site's counters once per process; null once done (no promise to wait for). */

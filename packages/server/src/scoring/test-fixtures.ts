@@ -144,6 +144,7 @@ export function baseFeatures(
     behavior: behaviorMetrics(undefined),
     clock_skew_ms: null,
     nonce: 'absent',
+    nonce_value: '',
     pow: 'absent',
     history: {
       ip_1m: 1,

@@ -32,6 +32,12 @@ export function allOf<T extends readonly unknown[]>(
 
 export interface HotState {
   /**
+   * Since when this store remembers what it was told (epoch ms): the moment an in-process store
+   * was created, 0 for a shared store that outlives processes. Single-use ids issued before it
+   * (a proof-of-work challenge) cannot be known unused, so they are refused.
+   */
+  readonly remembersSince: number;
+  /**
    * Add `amount` to the counter `key` and return its total over the last `windowMs`
    * (sliding window, approximated from two fixed buckets).
    */

@@ -28,7 +28,10 @@ export class MemoryHotState implements HotState {
   private readonly counters = new Map<string, Window>();
   private readonly sweeper: NodeJS.Timeout;
 
+  readonly remembersSince: number;
+
   constructor(private readonly now: () => number = Date.now) {
+    this.remembersSince = now();
     this.sweeper = setInterval(() => this.sweep(SWEEP_SLICE), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }

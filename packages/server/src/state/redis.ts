@@ -7,6 +7,9 @@ const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis
 export class RedisHotState implements HotState {
   readonly client: Redis;
 
+  /** Redis outlives Warden's processes: it remembers every claim for its whole TTL. */
+  readonly remembersSince = 0;
+
   constructor(
     url: string,
     private readonly prefix = 'warden:',

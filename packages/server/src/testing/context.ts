@@ -63,8 +63,11 @@ export async function openTestDatabase(dialect: DialectName = 'sqlite'): Promise
   };
 }
 
-export function openTestHotState(kind: 'memory' | 'redis' = 'memory'): HotState {
-  if (kind === 'memory') return new MemoryHotState();
+export function openTestHotState(
+  kind: 'memory' | 'redis' = 'memory',
+  now: () => number = Date.now,
+): HotState {
+  if (kind === 'memory') return new MemoryHotState(now);
   if (!TEST_REDIS_URL) throw new Error('WARDEN_TEST_REDIS_URL is not set');
   return new RedisHotState(TEST_REDIS_URL, `warden-test:${randomBytes(6).toString('hex')}:`);
 }
@@ -73,6 +76,8 @@ export interface TestContextOptions {
   dialect?: DialectName;
   hotState?: 'memory' | 'redis';
   env?: Record<string, string>;
+  /** The clock of the context and of an in-memory hot state (default: the wall clock). */
+  now?: () => number;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<AppContext> {
@@ -80,11 +85,11 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   return {
     config,
     database: await openTestDatabase(options.dialect),
-    hotState: openTestHotState(options.hotState),
+    hotState: openTestHotState(options.hotState, options.now),
     metrics: new Registry(),
     logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),
     secret: randomBytes(32).toString('base64url'),
-    now: Date.now,
+    now: options.now ?? Date.now,
   };
 }
 

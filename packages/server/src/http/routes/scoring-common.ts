@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
 import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
 import type { SitesTable } from '../../storage/schema.ts';
-import { type Surface, scoringSiteOf, siteAuthHook } from '../site-auth.ts';
+import { browserErrorCors, type Surface, scoringSiteOf, siteAuthHook } from '../site-auth.ts';
 
 /** Shared pieces of the scoring routes: prefix, injected services, hooks. */
 export const ANTIBOT_PREFIX = '/api/antibot';
@@ -53,7 +53,11 @@ export function surfaceHooks(ctx: AppContext, surface: Surface, extraChecks: Req
   const rateLimit: RequestCheck = async (request) => {
     await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip);
   };
-  return { preValidation: siteAuthHook(ctx, surface), preHandler: [...extraChecks, rateLimit] };
+  return {
+    preValidation: siteAuthHook(ctx, surface),
+    preHandler: [...extraChecks, rateLimit],
+    ...(surface === 'browser' ? { onSend: browserErrorCors(ctx) } : {}),
+  };
 }
 
 export function securityOf(surface: Surface) {
