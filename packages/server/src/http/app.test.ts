@@ -39,6 +39,21 @@ describe('http basics', () => {
     expect(badEncoding.json()).toMatchObject({ success: false, error: { code: 'validation_failed' } });
   });
 
+  it('answers 401 on management routes before reading the body (SPEC §10: 401 first)', async () => {
+    const patch = (headers: Record<string, string>, payload: string) =>
+      t.app.inject({ method: 'PATCH', url: '/api/sites/site_x', headers, payload });
+    const answers = [
+      await patch({ 'content-type': 'application/json' }, '{bad'),
+      await patch({ 'content-type': 'text/plain' }, 'x'),
+      await patch({ 'content-type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(200_000) })),
+    ];
+    expect(answers.map((r) => [r.statusCode, r.json().error.code])).toEqual([
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+    ]);
+  });
+
   it('exports Prometheus metrics', async () => {
     await t.app.inject('/healthz');
     const res = await t.app.inject('/metrics');

@@ -12,8 +12,8 @@ declare module 'fastify' {
 }
 
 /**
- * preValidation hook for management routes: a valid, unrevoked bearer token or 401 `unauthorized`.
- * Runs before body validation (SPEC §10: 401 first).
+ * onRequest hook for management routes: a valid, unrevoked bearer token or 401 `unauthorized`.
+ * Runs before the body is even read (SPEC §10: 401 first, also before 413, 415 and invalid_json).
  */
 export function authenticate(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {

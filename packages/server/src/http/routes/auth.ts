@@ -98,7 +98,7 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/api/auth/logout',
     {
-      preValidation: authenticate(ctx),
+      onRequest: authenticate(ctx),
       schema: {
         tags: ['auth'],
         summary: 'End the session of this access token',
@@ -117,7 +117,7 @@ export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/auth/me',
     {
-      preValidation: authenticate(ctx),
+      onRequest: authenticate(ctx),
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user and their memberships',

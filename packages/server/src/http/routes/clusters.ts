@@ -47,7 +47,7 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/clusters/:id',
     {
-      preValidation: authenticate(ctx),
+      onRequest: authenticate(ctx),
       schema: {
         tags: ['decisions'],
         summary: 'The accounts, devices, IPs and payment hashes of an identity cluster (Pro, Enterprise)',

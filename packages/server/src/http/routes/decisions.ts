@@ -109,7 +109,7 @@ async function listDecisions(ctx: AppContext, query: Static<typeof DecisionListQ
 
 export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
   const security = [{ bearer: [] }];
 
   app.get(

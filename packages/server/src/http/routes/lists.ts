@@ -26,7 +26,7 @@ async function loadList(ctx: AppContext, request: FastifyRequest, id: string, op
 
 /** Allow/block lists: GET/POST /api/lists?siteId=, GET/PATCH/DELETE /api/lists/{id}. */
 export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
-  app.addHook('preValidation', authenticate(ctx));
+  app.addHook('onRequest', authenticate(ctx));
 
   app.get('/api/lists', { schema: { tags, security, querystring: SiteQuery } }, async (request) => {
     await requireSite(ctx, principalOf(request), request.query.siteId, 'read');

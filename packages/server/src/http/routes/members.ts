@@ -65,7 +65,7 @@ async function changeMembership(
 
 export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
 
   app.get(
     '/api/workspaces/:id/members',

@@ -37,7 +37,7 @@ async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, op
 
 /** Custom rules: GET/POST /api/rules?siteId=, GET/PATCH/DELETE /api/rules/{id}. */
 export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
-  app.addHook('preValidation', authenticate(ctx));
+  app.addHook('onRequest', authenticate(ctx));
 
   app.get('/api/rules', { schema: { tags, security, querystring: SiteQuery } }, async (request) => {
     await requireSite(ctx, principalOf(request), request.query.siteId, 'read');

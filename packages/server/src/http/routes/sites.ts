@@ -62,7 +62,7 @@ function looseString(body: unknown, field: string): string | undefined {
 
 export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
 
   app.get(
     '/api/sites',

@@ -16,7 +16,7 @@ import { bearer, Envelope } from './workspace-schemas.ts';
  */
 export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
   const tags = ['sso'];
 
   /** The workspace id once the caller passed the checks, in the order above (401 is the hook's). */

@@ -116,7 +116,7 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/stats',
     {
-      preValidation: authenticate(ctx),
+      onRequest: authenticate(ctx),
       attachValidation: true,
       schema: {
         tags: ['decisions'],

@@ -33,7 +33,7 @@ function looseString(value: unknown, field: string): string | undefined {
 
 /** Webhook configuration (interface §4.2, SPEC §10): owner only, Pro/Enterprise (demo exempt). */
 export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
 
   /** SPEC §10 order: 401 (hook) → 404 → 403 → 402 → 400. A missing siteId is a 400. */
   async function ownerAccess(request: Parameters<typeof principalOf>[0]): Promise<SiteAccess> {

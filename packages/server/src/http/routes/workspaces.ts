@@ -13,7 +13,7 @@ import { bearer, Envelope, NameSchema, WorkspaceSchema } from './workspace-schem
 
 export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { preValidation: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx), attachValidation: true };
 
   app.get(
     '/api/workspaces',
