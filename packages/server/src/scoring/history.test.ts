@@ -20,13 +20,20 @@ afterEach(async () => {
 
 const history = (r: { features: Record<string, unknown> }) => r.features.history as HistoryCounts;
 
+/**
+ * Stop the context's clock (and give it an in-memory hot state on that clock): on the wall clock, a
+ * minute boundary in mid-test shrinks the sliding 1-minute estimates.
+ */
+async function pinClock(clock = 1_700_000_000_000): Promise<number> {
+  ctx.now = () => clock;
+  await ctx.hotState.close();
+  ctx.hotState = new MemoryHotState(() => clock);
+  return clock;
+}
+
 describe('velocity and history across a restart', () => {
   it('rebuilds counters from recorded decisions, so counts match', async () => {
-    // A fixed clock: on the wall clock a minute boundary mid-test shrinks the sliding 1-minute estimate.
-    const clock = 1_700_000_000_000;
-    ctx.now = () => clock;
-    await ctx.hotState.close();
-    ctx.hotState = new MemoryHotState(() => clock);
+    const clock = await pinClock();
     const engine = createEngine(ctx);
     let before: HistoryCounts | undefined;
     for (let i = 0; i < 5; i++) {
@@ -82,10 +89,7 @@ describe('velocity and history across a restart', () => {
   });
 
   it('does not rebuild twice when hot state kept its counters (scale mode)', async () => {
-    const clock = 1_700_000_000_000;
-    ctx.now = () => clock;
-    await ctx.hotState.close();
-    ctx.hotState = new MemoryHotState(() => clock);
+    await pinClock();
     const engine = createEngine(ctx);
     const input = makeInput(ctx, { fingerprint: FINGERPRINT }, { site });
     await recordDecision(ctx, input, await engine.score(input));
@@ -97,10 +101,7 @@ describe('velocity and history across a restart', () => {
 
 describe('replayed evidence across a restart', () => {
   it('remembers the environment nonces of recorded decisions', async () => {
-    const clock = 1_700_000_000_000;
-    ctx.now = () => clock;
-    await ctx.hotState.close();
-    ctx.hotState = new MemoryHotState(() => clock);
+    const clock = await pinClock();
     const environment = { nonce: 'n-restart-1', timestamp: clock };
     const first = makeInput(ctx, { fingerprint: FINGERPRINT, environment }, { site });
     const result = await createEngine(ctx).score(first);
