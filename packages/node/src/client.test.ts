@@ -133,6 +133,44 @@ describe('Warden client', () => {
     expect((err as WardenBatchError).failures[0]!.index).toBe(1);
   });
 
+  it('does not retry verifyChallenge once the proof may have reached the server', async () => {
+    // The answer is lost after the server saw the proof: a retry would read already_used.
+    const lost = await fakeWarden((_s, _i, res) => res.destroy());
+    const warden = new Warden({ baseUrl: lost.baseUrl, siteKey: 'pk', secretKey: 'sk', retryBaseMs: 1 });
+    await expect(warden.verifyChallenge({ challenge_id: 'c', nonce: 5 })).rejects.toMatchObject({
+      status: 0,
+      code: 'network_error',
+    });
+    expect(lost.seen).toHaveLength(1);
+    server?.closeAllConnections();
+    await new Promise<void>((r) => server!.close(() => r()));
+    // Nothing listening: refused before anything was sent, so it is tried again (then given up).
+    const refused = new Warden({
+      baseUrl: lost.baseUrl,
+      siteKey: 'pk',
+      secretKey: 'sk',
+      retryBaseMs: 1,
+      maxRetries: 1,
+    });
+    await expect(refused.verifyChallenge({ challenge_id: 'c', nonce: 5 })).rejects.toMatchObject({
+      code: 'connection_refused',
+    });
+    // Rate limited: the server did not look at it, so the same proof is sent again.
+    const limited = await fakeWarden((_s, i, res) =>
+      i === 0
+        ? json(
+            res,
+            429,
+            { success: false, error: { code: 'rate_limited', message: 'x' } },
+            { 'retry-after': '0' },
+          )
+        : json(res, 200, okBody({ valid: true, challenge_id: 'c' })),
+    );
+    const again = new Warden({ baseUrl: limited.baseUrl, siteKey: 'pk', secretKey: 'sk', retryBaseMs: 1 });
+    expect(await again.verifyChallenge({ challenge_id: 'c', nonce: 5 })).toMatchObject({ valid: true });
+    expect(limited.seen).toHaveLength(2);
+  });
+
   it('calls the fingerprint and challenge routes', async () => {
     const { baseUrl, seen } = await fakeWarden((s, _i, res) => json(res, 201, okBody({ path: s.url })));
     const warden = new Warden({ baseUrl, siteKey: 'pk', secretKey: 'sk' });

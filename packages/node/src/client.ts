@@ -17,7 +17,10 @@ export interface WardenOptions {
   secretKey: string;
   /** Per request attempt. Default 10 s. */
   timeoutMs?: number;
-  /** Retries after the first attempt on network errors, timeouts, 5xx, 429 and 409 in-progress. Default 3. */
+  /**
+   * Retries after the first attempt on network errors, timeouts, 5xx, 429 and 409 in-progress
+   * (verifyChallenge: only 429 and refused connections). Default 3.
+   */
   maxRetries?: number;
   /** First retry delay; doubles each time (full jitter). Default 250 ms. */
   retryBaseMs?: number;
@@ -86,11 +89,17 @@ export class Warden {
     return this.post<ChallengeDescriptor>('/verify/challenge', body);
   }
 
+  /**
+   * Check a solved challenge. A proof is single use, so this call is retried only when the server
+   * certainly did not see it (429, connection refused): after a timeout or a lost answer a retry
+   * would read `already_used` for a good proof, so the WardenError (`timeout`, `network_error`,
+   * 5xx) is yours to handle.
+   */
   verifyChallenge(body: { challenge_id: string; nonce: string | number }): Promise<ChallengeVerification> {
-    return this.post<ChallengeVerification>('/verify/challenge/verify', body);
+    return this.post<ChallengeVerification>('/verify/challenge/verify', body, { singleUse: true });
   }
 
-  private async post<T>(path: string, body: unknown): Promise<T> {
+  private async post<T>(path: string, body: unknown, options: { singleUse?: boolean } = {}): Promise<T> {
     const payload = JSON.stringify(body);
     for (let attempt = 0; ; attempt++) {
       let error: WardenError;
@@ -100,8 +109,12 @@ export class Warden {
         if (!(err instanceof WardenError)) throw err;
         error = err;
       }
-      const retryable =
-        error.status === 0 || error.status >= 500 || error.status === 429 || RETRYABLE_CODES.has(error.code);
+      const retryable = options.singleUse
+        ? error.status === 429 || error.code === 'connection_refused'
+        : error.status === 0 ||
+          error.status >= 500 ||
+          error.status === 429 ||
+          RETRYABLE_CODES.has(error.code);
       if (!retryable || attempt >= this.maxRetries) throw error;
       await sleep(this.delayMs(attempt, error.retryAfterS));
     }
@@ -128,10 +141,12 @@ export class Warden {
       });
     } catch (err) {
       const timedOut = (err as { name?: string }).name === 'TimeoutError';
+      // Refused: nothing was sent, so even a single-use call may be tried again.
+      const refused = (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
       throw new WardenError(
         timedOut ? `No answer within ${this.timeoutMs} ms` : `Network error: ${(err as Error).message}`,
         0,
-        timedOut ? 'timeout' : 'network_error',
+        timedOut ? 'timeout' : refused ? 'connection_refused' : 'network_error',
       );
     }
     const text = await res.text();

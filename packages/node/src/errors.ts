@@ -6,7 +6,11 @@ export class WardenError extends Error {
     message: string,
     /** HTTP status; 0 when no answer arrived (network error, timeout). */
     readonly status: number,
-    /** Stable machine-readable code (SPEC §1), or `network_error` / `timeout`. */
+    /**
+     * Stable machine-readable code (SPEC §1); without an answer `timeout`, `connection_refused`
+     * (nothing was sent) or `network_error`; `http_<status>` / `invalid_response` for answers
+     * that are not Warden's envelope.
+     */
     readonly code: string,
     readonly details?: ApiErrorBody['details'],
     /** Seconds from Retry-After, when the service sent one. */

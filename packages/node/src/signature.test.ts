@@ -16,6 +16,17 @@ describe('verifyWebhookSignature', () => {
     expect(signWebhookPayload(body, secret, now)).toBe(header);
   });
 
+  it('refuses a setup that would accept forgeries: empty secret, bad tolerance', () => {
+    const header = signWebhookPayload(body, '', now);
+    expect(() => verifyWebhookSignature(body, header, '', { now })).toThrow(TypeError);
+    expect(() => verifyWebhookSignature(body, header, [], { now })).toThrow(TypeError);
+    for (const toleranceSeconds of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+      expect(() => verifyWebhookSignature(body, header, secret, { now, toleranceSeconds })).toThrow(
+        TypeError,
+      );
+    }
+  });
+
   it('rejects any change of the body, even whitespace', () => {
     const header = signWebhookPayload(body, secret, now);
     expect(verifyWebhookSignature(`${body} `, header, secret, { now })).toEqual({

@@ -21,6 +21,21 @@ function hmacHex(secret: string, timestamp: string, rawBody: Uint8Array | string
 }
 
 /**
+ * Throws a TypeError for a setup that would let forged or replayed deliveries through: no secret,
+ * an empty secret, or a tolerance that is not a non-negative finite number of seconds.
+ */
+export function assertVerifyConfig(secret: string | readonly string[], options: VerifyOptions = {}): void {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
+    throw new TypeError('The webhook signing secret is missing or empty.');
+  }
+  const tolerance = options.toleranceSeconds;
+  if (tolerance !== undefined && !(Number.isFinite(tolerance) && tolerance >= 0)) {
+    throw new TypeError(`toleranceSeconds must be a non-negative number, got ${tolerance}.`);
+  }
+}
+
+/**
  * Verify `Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]` over the exact raw body bytes.
  * Compares in constant time; accepts any matching v1 entry (and any of several secrets while
  * you rotate); rejects timestamps older or newer than the tolerance.
@@ -31,6 +46,7 @@ export function verifyWebhookSignature(
   secret: string | readonly string[],
   options: VerifyOptions = {},
 ): SignatureCheck {
+  assertVerifyConfig(secret, options);
   if (typeof header !== 'string' || header.length === 0 || header.length > 4096) {
     return { valid: false, reason: 'malformed_header' };
   }

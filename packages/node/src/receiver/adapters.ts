@@ -4,20 +4,22 @@ import type { HeaderBag, ReceiverAnswer, WebhookReceiver } from './receiver.ts';
 /** Deliveries are a few KiB; anything far larger is not a Warden delivery. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** The body, or null as soon as it passes `limit` (the rest is read and dropped, not kept). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] | null = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
+      if (chunks === null) return;
       size += chunk.length;
       if (size > limit) {
+        chunks = null;
         resolve(null);
-        req.destroy();
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(chunks === null ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -37,7 +39,11 @@ export function nodeHttpHandler(receiver: WebhookReceiver, options: { maxBodyByt
     readBody(req, limit)
       .then(async (raw) => {
         if (raw === null) {
-          res.writeHead(413).end();
+          // Answer first, then drop the connection: the sender reads 413, not a reset.
+          res.on('finish', () => req.destroy());
+          res
+            .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+            .end(JSON.stringify({ received: false, error: 'body too large' }));
           return;
         }
         sendNode(res, await receiver.handle({ rawBody: raw, headers: req.headers }));
@@ -65,6 +71,11 @@ export interface ExpressLikeResponse {
 export function expressHandler(receiver: WebhookReceiver) {
   return async (req: ExpressLikeRequest, res: ExpressLikeResponse): Promise<void> => {
     if (!(req.body instanceof Uint8Array) && typeof req.body !== 'string') {
+      // Unsigned: 401 whatever the body (interface 6.5 rule 1).
+      if (!req.headers['service-signature']) {
+        res.status(401).json({ received: false, error: 'invalid signature (malformed_header)' });
+        return;
+      }
       // Misconfigured (parsed JSON): refuse without acknowledging, so Warden retries after the fix.
       res
         .status(500)
@@ -99,9 +110,10 @@ export interface FastifyLikeInstance {
  */
 export function fastifyWebhookPlugin(receiver: WebhookReceiver, options: { path: string }) {
   return async (instance: FastifyLikeInstance): Promise<void> => {
-    instance.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
-      done(null, body),
-    );
+    // Every media type as raw bytes: the signature is checked first, so an unsigned request of any
+    // type gets 401 (not Fastify's 415).
+    for (const type of ['application/json', '*'])
+      instance.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     instance.post(options.path, async (request, reply) => {
       const raw = request.body;
       const rawBody = raw instanceof Uint8Array || typeof raw === 'string' ? raw : '';

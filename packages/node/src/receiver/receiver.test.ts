@@ -187,6 +187,63 @@ describe('createWebhookReceiver', () => {
     expect(memory.rows.get(d.id)).toMatchObject({ state: 'dead', attempts: 2, lastError: 'always' });
   });
 
+  it('lets a redelivery retry an effect that was dead-lettered (both stores)', async () => {
+    for (const target of [store, new MemoryWebhookStore()] as WebhookStore[]) {
+      let failing = true;
+      const effects: string[] = [];
+      const r = createWebhookReceiver({
+        secret,
+        store: target,
+        retryBaseMs: 0,
+        maxProcessAttempts: 1,
+        process: async (x) => {
+          if (failing) throw new Error('downstream down');
+          effects.push(x.data.id);
+        },
+      });
+      const first = event();
+      await r.handle(delivery(first));
+      await r.processDue();
+      // The owner fixes the downstream and redelivers: same decision, a new delivery id.
+      failing = false;
+      const again = { ...first, id: randomUUID() };
+      expect((await r.handle(delivery(again))).status).toBe(202);
+      await r.processDue();
+      expect(effects).toEqual([first.data.id]);
+      // Once processed, a further redelivery has no effect.
+      await r.handle(delivery({ ...first, id: randomUUID() }));
+      await r.processDue();
+      expect(effects).toEqual([first.data.id]);
+    }
+  });
+
+  it('does not let one hung process() call stall the events behind it', async () => {
+    const effects: string[] = [];
+    const hung = event();
+    const r = createWebhookReceiver({
+      secret,
+      store: new MemoryWebhookStore(),
+      retryBaseMs: 60_000,
+      processTimeoutMs: 20,
+      process: (x) => {
+        if (x.id === hung.id) return new Promise<void>(() => undefined);
+        effects.push(x.data.id);
+        return Promise.resolve();
+      },
+    });
+    const after = event();
+    await r.handle(delivery(hung));
+    await r.handle(delivery(after));
+    await r.processDue();
+    expect(effects).toEqual([after.data.id]);
+  });
+
+  it('refuses to start without a secret', () => {
+    expect(() => createWebhookReceiver({ secret: '', store, process: async () => undefined })).toThrow(
+      TypeError,
+    );
+  });
+
   it('survives a restart: stored events are processed by a new receiver', async () => {
     const e = event();
     await receiver.handle(delivery(e));
@@ -218,6 +275,14 @@ describe('adapters', () => {
       body: req.rawBody,
     });
     expect([first.status, second.status, bad.status]).toEqual([202, 200, 401]);
+    // Over the limit: the sender reads 413 (not a connection reset).
+    const status = await new Promise<number>((resolve, reject) => {
+      const big = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+      big.on('response', (r) => resolve(r.statusCode ?? 0));
+      big.on('error', reject);
+      big.end(Buffer.alloc(2 * 1024 * 1024, 32));
+    });
+    expect(status).toBe(413);
     server.closeAllConnections();
     server.close();
   });
@@ -239,7 +304,9 @@ describe('adapters', () => {
     const req = delivery(event());
     await handler({ body: req.rawBody, headers: req.headers }, res);
     await handler({ body: JSON.parse(req.rawBody.toString()), headers: req.headers }, res);
-    expect(answers.map((a) => a[0])).toEqual([202, 500]);
+    // Unsigned and unparsed (another media type): 401, as for any bad signature.
+    await handler({ body: {}, headers: { 'content-type': 'text/plain' } }, res);
+    expect(answers.map((a) => a[0])).toEqual([202, 500, 401]);
   });
 
   it('Fastify plugin keeps raw bytes for its route only', async () => {
@@ -260,6 +327,16 @@ describe('adapters', () => {
       payload: req.rawBody,
     });
     expect(again.statusCode).toBe(200);
+    // Unsigned, any media type: 401 before anything else (not Fastify's 415).
+    for (const type of ['application/octet-stream', 'text/plain']) {
+      const unsigned = await app.inject({
+        method: 'POST',
+        url: '/hooks/warden',
+        headers: { 'content-type': type },
+        payload: 'x',
+      });
+      expect(unsigned.statusCode).toBe(401);
+    }
     await app.close();
   });
 });

@@ -1,5 +1,5 @@
 import type { DecisionCreatedEvent } from '@warden/protocol';
-import { type VerifyOptions, verifyWebhookSignature } from '../signature.ts';
+import { assertVerifyConfig, type VerifyOptions, verifyWebhookSignature } from '../signature.ts';
 import type { WebhookStore } from './store.ts';
 import { validateEvent } from './validate.ts';
 
@@ -30,6 +30,12 @@ export interface WebhookReceiverOptions {
   /** Processing retries: first delay (doubles), and attempts before the event is dead-lettered. */
   retryBaseMs?: number;
   maxProcessAttempts?: number;
+  /**
+   * A `process` call still running after this long counts as failed and is retried later, so one
+   * hung call cannot stall the events behind it. Default 30 s. The hung call is not cancelled: if
+   * it finishes after all, the effect may run twice, so keep `process` idempotent by data.id.
+   */
+  processTimeoutMs?: number;
   /** Background processing poll interval. */
   pollIntervalMs?: number;
   now?: () => number;
@@ -58,12 +64,23 @@ function toText(raw: Uint8Array | string): string {
     : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
 }
 
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`processing took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The reference receiver of interface 6.5. */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  // A missing secret is a setup error: refuse to start rather than accept unsigned deliveries.
+  assertVerifyConfig(options.secret, options.signature);
   const now = options.now ?? Date.now;
   const retryBaseMs = options.retryBaseMs ?? 1_000;
   const maxAttempts = options.maxProcessAttempts ?? 10;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const processTimeoutMs = options.processTimeoutMs ?? 30_000;
   const report = options.onError ?? (() => undefined);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
@@ -73,7 +90,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const due = await options.store.claimDue(50, now(), 60_000);
     for (const item of due) {
       try {
-        await options.process(item.event);
+        await withTimeout(options.process(item.event), processTimeoutMs);
         await options.store.markProcessed(item.deliveryId, now());
       } catch (err) {
         report(err, { deliveryId: item.deliveryId, stage: 'process' });

@@ -43,7 +43,8 @@ export class SqliteWebhookStore implements WebhookStore {
     this.db.exec(SCHEMA);
     const exists = this.db.prepare('SELECT 1 FROM warden_webhook_events WHERE delivery_id = ?');
     const decisionSeen = this.db.prepare(
-      "SELECT 1 FROM warden_webhook_events WHERE decision_id = ? AND state != 'duplicate' LIMIT 1",
+      // Pending or processed; a dead-lettered effect may be retried by a redelivery.
+      "SELECT 1 FROM warden_webhook_events WHERE decision_id = ? AND state IN ('pending', 'processed') LIMIT 1",
     );
     const insert = this.db.prepare(
       `INSERT INTO warden_webhook_events (delivery_id, decision_id, raw_event, state, next_attempt_at, received_at)

@@ -17,7 +17,8 @@ export interface WebhookStore {
   /**
    * Store a verified delivery. 'duplicate' when this delivery id was stored before (transport
    * dedupe). A new delivery whose data.id was stored before is kept but never processed again
-   * (business dedupe).
+   * (business dedupe), unless that earlier one was dead-lettered: then the new one is processed
+   * (a redelivery is how an owner retries an effect that kept failing).
    */
   accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome>;
   /** Reserve up to `limit` events due for processing (lease for `leaseMs`). */
@@ -38,6 +39,7 @@ interface MemoryRow extends StoredEvent {
 /** For tests and demos only: nothing survives a restart. */
 export class MemoryWebhookStore implements WebhookStore {
   readonly rows = new Map<string, MemoryRow>();
+  /** data.id of every event pending or processed (not dead-lettered). */
   private readonly decisions = new Set<string>();
 
   async accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome> {
@@ -84,7 +86,9 @@ export class MemoryWebhookStore implements WebhookStore {
     row.attempts += 1;
     row.lastError = error;
     row.leaseUntil = 0;
-    if (nextAttemptAtMs === null) row.state = 'dead';
-    else row.nextAttemptAt = nextAttemptAtMs;
+    if (nextAttemptAtMs === null) {
+      row.state = 'dead';
+      this.decisions.delete(row.decisionId);
+    } else row.nextAttemptAt = nextAttemptAtMs;
   }
 }
