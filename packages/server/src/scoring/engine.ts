@@ -1,6 +1,6 @@
 import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
-import { isRecord, stableFingerprint } from '../fingerprint/device-id.ts';
+import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables } from '../rules/apply.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
@@ -63,7 +63,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   return {
     async score(input: ScoringInput): Promise<EngineResult> {
       const c = input.request.context;
-      const [features, custom] = await Promise.all([
+      const [{ features, stable }, custom] = await Promise.all([
         buildFeatures(input, history),
         ruleStore(ctx).load(input.site.id),
       ]);
@@ -96,7 +96,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         device_id: features.device_id,
         ruleset_version: versionOf(custom),
         features: featureRecord,
-        evidence: evidenceSummary(input, features),
+        evidence: evidenceSummary(input, features, stable),
       };
       if (identity) result.identity = identity;
       if (result.action === 'challenge') {
@@ -131,7 +131,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
 }
 
 /** The normalised evidence recorded with the decision (no raw samples). */
-function evidenceSummary(input: ScoringInput, f: Features): Record<string, unknown> {
+function evidenceSummary(
+  input: ScoringInput,
+  f: Features,
+  stable: StableFingerprint,
+): Record<string, unknown> {
   const env = isRecord(input.request.environment) ? input.request.environment : {};
   return {
     device: {
@@ -140,7 +144,7 @@ function evidenceSummary(input: ScoringInput, f: Features): Record<string, unkno
       token: f.token,
       stable_attributes: f.stable_attributes,
     },
-    fingerprint: stableFingerprint(input.request.fingerprint),
+    fingerprint: stable,
     environment: {
       sdk_version: typeof env.sdk_version === 'string' ? env.sdk_version : null,
       webdriver: f.webdriver,

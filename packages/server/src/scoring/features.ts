@@ -3,6 +3,7 @@ import { type ChallengeFailure, verifyChallenge } from '../challenge/index.ts';
 import {
   deviceIdFromStable,
   isRecord,
+  type StableFingerprint,
   stableAttributeCount,
   stableFingerprint,
 } from '../fingerprint/device-id.ts';
@@ -161,7 +162,13 @@ function parseNonce(value: unknown): string | number | undefined {
   return typeof value === 'string' || typeof value === 'number' ? value : undefined;
 }
 
-export async function buildFeatures(input: ScoringInput, history: History): Promise<Features> {
+/** The features of one event, and the stable fingerprint they were derived from (for the evidence). */
+export interface BuiltFeatures {
+  features: Features;
+  stable: StableFingerprint;
+}
+
+export async function buildFeatures(input: ScoringInput, history: History): Promise<BuiltFeatures> {
   const { ctx, site, request } = input;
   const fp = isRecord(request.fingerprint) ? request.fingerprint : undefined;
   const env = isRecord(request.environment) ? request.environment : undefined;
@@ -243,7 +250,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     hardwareProfile,
   ]);
 
-  return {
+  const features: Features = {
     event_type: c.event_type,
     now_ms: input.now,
     surface: input.surface,
@@ -295,4 +302,5 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     identity: null,
     hardware_profile: profile,
   };
+  return { features, stable };
 }
