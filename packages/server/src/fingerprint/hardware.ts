@@ -17,7 +17,7 @@ const RANDOMISED = new Set<keyof StableFingerprint>(['canvas', 'audio']);
 const HARDWARE_KEYS = STABLE_KEYS.filter((k) => !RANDOMISED.has(k));
 
 /** Fewer attributes than this cannot describe a machine: no profile. */
-export const HARDWARE_MIN_ATTRIBUTES = 5;
+const HARDWARE_MIN_ATTRIBUTES = 5;
 
 /** The GPU part of `webgl` (`vendor|renderer|hash`): vendor and renderer, without the image hash. */
 function gpu(webgl: string | undefined): string | undefined {

@@ -127,7 +127,7 @@ const EMPTY: BehaviorMetrics = {
  * the pointer by equal steps at equal intervals keeps one speed. Strokes whose speed varies less
  * than this (coefficient of variation of the per-sample speeds) are flat.
  */
-export const FLAT_SPEED_CV = 0.12;
+const FLAT_SPEED_CV = 0.12;
 
 /**
  * A hand's path wobbles: tremor, sub-movements and corrections, and the pointer's pixel grid, make
@@ -143,7 +143,7 @@ const SMOOTH_MIN_TURNS = 5;
  * Turn changes that make one smooth stroke conclusive on its own (the median of that many changes
  * is stable: no DELBOT human stroke this long has a median under 0.045 rad).
  */
-export const SMOOTH_LONG_TURNS = 24;
+const SMOOTH_LONG_TURNS = 24;
 /**
  * The SDK's mouse buffer (256 samples) decimates its oldest half when full, leaving 192 or more
  * samples: below that, every recorded sample stands for one 16 ms throttle window.
@@ -296,8 +296,9 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const clicks = samples(evidence, 'click_samples', 3);
   const scrolls = samples(evidence, 'scroll_samples', 2);
   const touches = samples(evidence, 'touch_samples', 3);
+  const mouseMoves = Math.max(count(evidence, 'mouse_moves'), mouse.length);
   const interactions =
-    Math.max(count(evidence, 'mouse_moves'), mouse.length) +
+    mouseMoves +
     Math.max(count(evidence, 'clicks'), clicks.length) +
     Math.max(count(evidence, 'key_presses'), keys.length) +
     Math.max(count(evidence, 'scrolls'), scrolls.length) +
@@ -334,14 +335,12 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     long_smooth_strokes: stroke.longSmooth,
     curvature_strokes: stroke.curvature,
     moves_per_sample:
-      mouse.length >= 2 && mouse.length < UNDECIMATED_SAMPLES
-        ? Math.max(count(evidence, 'mouse_moves'), mouse.length) / mouse.length
-        : null,
+      mouse.length >= 2 && mouse.length < UNDECIMATED_SAMPLES ? mouseMoves / mouse.length : null,
     key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),
     key_samples: keys.length,
     clicks: Math.max(count(evidence, 'clicks'), clicks.length),
-    mouse_moves: Math.max(count(evidence, 'mouse_moves'), mouse.length),
+    mouse_moves: mouseMoves,
     touches: Math.max(count(evidence, 'touches'), touches.length),
     key_dwell_median: sorted.length > 0 ? sorted[sorted.length >> 1]! : null,
     key_fast_dwell: dwells.length > 0 ? fast / dwells.length : 0,

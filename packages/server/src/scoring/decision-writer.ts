@@ -15,7 +15,7 @@ import {
 import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
 
 /** A decision to record, with the idempotency key it completes (if the request had one). */
-export interface DecisionWrite {
+interface DecisionWrite {
   row: DecisionsTable;
   key?: IdempotencyKeysTable | undefined;
 }
@@ -40,7 +40,6 @@ export class DecisionWriter {
     resolve: (recorded: boolean) => void;
     reject: (err: unknown) => void;
   }> = [];
-  private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private readonly commitBatch: Committer;
 
@@ -58,8 +57,8 @@ export class DecisionWriter {
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key }, resolve, reject }),
     );
-    if (!this.scheduled) {
-      this.scheduled = true;
+    // The first write of a turn schedules the flush that takes every write queued until then.
+    if (this.queue.length === 1) {
       setImmediate(() => {
         this.flushing = this.flushing.then(() => this.flush());
       });
@@ -70,7 +69,6 @@ export class DecisionWriter {
   private async flush(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
-    this.scheduled = false;
     if (batch.length === 0) return;
     let queued = 0;
     try {

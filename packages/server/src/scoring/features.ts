@@ -208,6 +208,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const jsUa = fp ? str(fp.user_agent) : '';
   const mobile = MOBILE_UA.test(ua);
   const workerUa = env && isRecord(env.worker) ? str(env.worker.user_agent) : '';
+  const os = uaOs(ua);
   const subnet = subnetKey(input.ip);
   const uaBot = ua !== '' && knownBot(ua);
   const emailDomain = c.email
@@ -269,8 +270,8 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     ua_js_mismatch: jsUa !== '' && ua !== '' && jsUa !== ua,
     ua_browser: !uaBot && /^Mozilla\/5\.0 \(/.test(ua),
     ua_mobile: mobile,
-    ua_os: uaOs(ua),
-    ua_inconsistencies: uaInconsistencies(ua, fp),
+    ua_os: os,
+    ua_inconsistencies: uaInconsistencies(ua, fp, os),
     ua_chromium: /Chrome\/|CriOS\//.test(ua),
     worker_headless: /HeadlessChrome/.test(workerUa) && !/HeadlessChrome/.test(ua),
     software_renderer: softwareRenderer(env?.worker, fp),

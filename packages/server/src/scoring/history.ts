@@ -105,8 +105,8 @@ export interface HistoryCounts {
 }
 
 export class History {
-  private readonly rebuilt = new Map<string, Promise<void>>();
-  private readonly rebuiltSites = new Set<string>();
+  /** Per site: the rebuild in progress, or null once it is done. */
+  private readonly rebuilt = new Map<string, Promise<void> | null>();
   /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
@@ -269,15 +269,14 @@ export class History {
 
   /** Rebuild the site's counters once per process; null once done (no promise to wait for). */
   ensureRebuilt(siteId: string): Promise<void> | null {
-    if (this.rebuiltSites.has(siteId)) return null;
     let p = this.rebuilt.get(siteId);
-    if (!p) {
+    if (p === undefined) {
       p = rebuildHistory(this.ctx, siteId)
         .catch((err: unknown) => {
           this.ctx.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
         })
         .then(() => {
-          this.rebuiltSites.add(siteId);
+          this.rebuilt.set(siteId, null);
         });
       this.rebuilt.set(siteId, p);
     }

@@ -22,7 +22,7 @@ export type IdempotencyRoute = 'collect' | 'verify';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The in-flight lock's lifetime: far longer than any scoring, short enough to recover from a crash. */
-export const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
+const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
 
 export interface IdempotencyScope {
   siteId: string;
@@ -36,10 +36,10 @@ export interface OwnedKey {
   release(): Promise<void>;
 }
 
-export type IdempotencyOutcome =
+type IdempotencyOutcome =
   | { kind: 'owned'; key: OwnedKey }
   /** `response`: the recorded Decision JSON. */
-  | { kind: 'replay'; decisionId: string; response: string };
+  | { kind: 'replay'; response: string };
 
 /** JSON with object keys sorted at every depth: equal after parsing ⇔ equal text. */
 export function canonicalJson(value: unknown): string {
@@ -75,7 +75,7 @@ const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => str
   db
     .selectFrom('idempotency_keys as k')
     .leftJoin('decisions as d', 'd.id', 'k.decision_id')
-    .select(['k.body_hash', 'k.decision_id', 'k.created_at', 'd.response'])
+    .select(['k.body_hash', 'k.created_at', 'd.response'])
     .where('k.site_id', '=', arg('siteId'))
     .where('k.route', '=', arg('route'))
     .where('k.key', '=', arg('key')),
@@ -98,12 +98,12 @@ export async function recordedKey(
   scope: IdempotencyScope,
   bodyHash: string,
   now: number,
-): Promise<{ kind: 'replay'; decisionId: string; response: string } | undefined> {
+): Promise<Extract<IdempotencyOutcome, { kind: 'replay' }> | undefined> {
   const [row] = (await keyState(db, scope)).rows;
   if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
     return undefined;
   if (row.body_hash !== bodyHash) throw conflict();
-  return { kind: 'replay', decisionId: row.decision_id, response: row.response };
+  return { kind: 'replay', response: row.response };
 }
 
 /** Take the key for a new decision `decisionId`, or answer from what holds it (see above). */

@@ -154,19 +154,20 @@ export function ipIntelReady(options: IpDatabaseOptions = { enabled: true, dir: 
 
 const cache = new Map<string, IpInfo>();
 
-/** The range value of `ip` in a v4/v6 table pair (0: not found). */
-function rangeValue(ip: string, v4: RangeTable<Uint32Array>, v6: RangeTable<BigUint64Array>): number {
+/** The ASN and packed country of `ip` (0: not found), its version and number worked out once. */
+function rangeValues(ip: string, t: Table): { asn: number; cc: number } {
   const version = isIP(ip);
   if (version === 4) {
-    const i = findRange(v4.starts, v4.ends, v4number(ip));
-    return i >= 0 ? v4.values[i]! : 0;
+    const n = v4number(ip);
+    const a = findRange(t.asn4.starts, t.asn4.ends, n);
+    const c = findRange(t.country4.starts, t.country4.ends, n);
+    return { asn: a >= 0 ? t.asn4.values[a]! : 0, cc: c >= 0 ? t.country4.values[c]! : 0 };
   }
-  if (version === 6) {
-    const upper = v6upper(ip);
-    const i = upper === null ? -1 : findRange(v6.starts, v6.ends, upper);
-    return i >= 0 ? v6.values[i]! : 0;
-  }
-  return 0;
+  const upper = version === 6 ? v6upper(ip) : null;
+  if (upper === null) return { asn: 0, cc: 0 };
+  const a = findRange(t.asn6.starts, t.asn6.ends, upper);
+  const c = findRange(t.country6.starts, t.country6.ends, upper);
+  return { asn: a >= 0 ? t.asn6.values[a]! : 0, cc: c >= 0 ? t.country6.values[c]! : 0 };
 }
 
 /** ASN, organisation, country and hosting flag of an address ("unknown" before the database is loaded). */
@@ -177,20 +178,20 @@ export function lookupIp(ip: string): IpInfo {
   if (hit) return hit;
   let addr = ip;
   if (addr.startsWith('::ffff:') && isIP(addr.slice(7)) === 4) addr = addr.slice(7);
+  let info = UNKNOWN_IP;
   // Registry delegations span reserved blocks (documentation, private, CGNAT…): those have no owner.
-  if (classifyAddress(addr) !== 'public') return UNKNOWN_IP;
-  const asn = rangeValue(addr, t.asn4, t.asn6);
-  const cc = rangeValue(addr, t.country4, t.country6);
-  const country = cc > 0 ? unpackCountry(cc) : null;
-  const info: IpInfo =
-    asn > 0 || country
-      ? {
-          asn: asn > 0 ? asn : null,
-          org: asn > 0 ? (t.orgs.get(asn) ?? null) : null,
-          country,
-          hosting: asn > 0 && t.hosting.has(asn),
-        }
-      : UNKNOWN_IP;
+  if (classifyAddress(addr) === 'public') {
+    const { asn, cc } = rangeValues(addr, t);
+    const country = cc > 0 ? unpackCountry(cc) : null;
+    if (asn > 0 || country) {
+      info = {
+        asn: asn > 0 ? asn : null,
+        org: asn > 0 ? (t.orgs.get(asn) ?? null) : null,
+        country,
+        hosting: asn > 0 && t.hosting.has(asn),
+      };
+    }
+  }
   if (cache.size >= 50_000) cache.clear();
   cache.set(ip, info);
   return info;

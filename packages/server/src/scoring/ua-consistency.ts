@@ -46,10 +46,13 @@ const HINT_OS: Record<string, Os> = {
  * - `client_hints_without_chromium`: Client Hints exist (only Chromium engines have them) while
  *   the UA claims Firefox or Safari.
  */
-export function uaInconsistencies(ua: string, fp: Record<string, unknown> | undefined): string[] {
+export function uaInconsistencies(
+  ua: string,
+  fp: Record<string, unknown> | undefined,
+  os: Os = uaOs(ua),
+): string[] {
   if (!fp || ua === '') return [];
   const out: string[] = [];
-  const os = uaOs(ua);
   const platform = typeof fp.platform === 'string' ? fp.platform : '';
   if (os !== 'other' && platform !== '' && platformFits(platform, os) === false) out.push('platform');
   const hints = isRecord(fp.client_hints) ? fp.client_hints : undefined;

@@ -1,11 +1,9 @@
 import type { Signal } from '../engine-types.ts';
 import { scriptedInput } from './behavior.ts';
-import { emit, type SignalFamily } from './types.ts';
+import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Markers that only a headless or automated browser shows (others are softer hints). */
 const HARD_HEADLESS = new Set(['headless_ua', 'headless_chrome', 'swiftshader_headless', 'no_window_chrome']);
-
-const FORM_EVENTS = new Set(['signup', 'login', 'promo_claim', 'checkout']);
 
 /** Automation tells from `environment` (webdriver, artefacts, headless, CDP, tampering). */
 export const automation: SignalFamily = {

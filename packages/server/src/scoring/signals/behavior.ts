@@ -1,7 +1,7 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
 import { clicksWithoutApproach, inhumanKeyDwell } from './input.ts';
-import { emit, type SignalFamily } from './types.ts';
+import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Thresholds tuned on the DELBOT-Mouse traces (behavior-metrics.ts); see docs/signals.md. */
 export const BEHAVIOR = {
@@ -23,7 +23,6 @@ export const BEHAVIOR = {
   sharedMailboxAccounts: 2,
 };
 
-const FORM_EVENTS = new Set(['signup', 'login', 'promo_claim', 'checkout']);
 const BOT_TELLS = new Set([
   'mouse_straight_path',
   'mouse_constant_speed',
@@ -169,9 +168,7 @@ export const behavior: SignalFamily = {
         }),
       );
     }
-    let bot = false;
     if (straightPath(f)) {
-      bot = true;
       out.push(
         emit(this, 'mouse_straight_path', {
           description: `${b.straight_strokes} of ${b.strokes} mouse strokes are ruler straight.`,
@@ -179,7 +176,6 @@ export const behavior: SignalFamily = {
       );
     }
     if (constantSpeed(f)) {
-      bot = true;
       out.push(
         emit(this, 'mouse_constant_speed', {
           description: `${b.flat_speed_strokes} of ${b.strokes} mouse strokes keep one speed from start to end.`,
@@ -187,7 +183,6 @@ export const behavior: SignalFamily = {
       );
     }
     if (smoothCurve(f)) {
-      bot = true;
       out.push(
         emit(this, 'mouse_smooth_curve', {
           description: `${b.smooth_strokes} of ${b.curvature_strokes} mouse strokes bend too smoothly for a hand.`,
@@ -195,16 +190,13 @@ export const behavior: SignalFamily = {
       );
     }
     if (syntheticJitter(f)) {
-      bot = true;
       out.push(emit(this, 'mouse_synthetic_jitter'));
     }
     if (stationaryMoves(f)) {
-      bot = true;
       out.push(emit(this, 'mouse_stationary_moves'));
     }
     const timing = regularTiming(f);
     if (timing !== null) {
-      bot = true;
       out.push(
         emit(this, 'timing_regular', {
           description:
@@ -221,13 +213,10 @@ export const behavior: SignalFamily = {
       (clicksWithoutApproach(f) ? 1 : 0) +
       (inhumanKeyDwell(f) ? 1 : 0);
     if (tells >= 2) {
-      bot = true;
       out.push(emit(this, 'behavior_bot_combined', { description: `${tells} independent behaviour tells.` }));
     }
     if (
-      !bot &&
-      !clicksWithoutApproach(f) &&
-      !inhumanKeyDwell(f) &&
+      !scriptedInput(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).

@@ -1,8 +1,7 @@
 import type { Signal } from '../engine-types.ts';
-import { emit, type SignalFamily } from './types.ts';
+import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Events a person submits through a page form (the browser SDK runs there). */
-export const FORM_EVENTS: ReadonlySet<string> = new Set(['signup', 'login', 'promo_claim', 'checkout']);
 
 /** Fingerprint token and device evidence (SPEC §10: a bad token is evidence, not an error). */
 export const deviceEvidence: SignalFamily = {

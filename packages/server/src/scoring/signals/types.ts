@@ -26,3 +26,6 @@ export function emit(
   if (!info) throw new Error(`undeclared rule ${rule}`);
   return { rule, score: override.score ?? info.score, description: override.description ?? info.description };
 }
+
+/** Events submitted from a form (not page views): where a person must have typed or clicked. */
+export const FORM_EVENTS: ReadonlySet<string> = new Set(['signup', 'login', 'promo_claim', 'checkout']);
