@@ -1,3 +1,2 @@
-export declare const DIST_DIR: string;
 /** Bundle `entry` into dist/`name`.mjs (see bundle.js); resolves to the bundle's path. */
 export declare function bundle(entry: string, name: string): Promise<string>;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
+const DIST_DIR = path.join(PACKAGE_DIR, 'dist');
 
 function thirdPartyDependencies() {
   const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));

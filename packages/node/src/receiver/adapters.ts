@@ -71,9 +71,10 @@ export interface ExpressLikeResponse {
 export function expressHandler(receiver: WebhookReceiver) {
   return async (req: ExpressLikeRequest, res: ExpressLikeResponse): Promise<void> => {
     if (!(req.body instanceof Uint8Array) && typeof req.body !== 'string') {
-      // Unsigned: 401 whatever the body (interface 6.5 rule 1).
+      // Unsigned: the receiver's 401, whatever the body (interface 6.5 rule 1).
       if (!req.headers['service-signature']) {
-        res.status(401).json({ received: false, error: 'invalid signature (malformed_header)' });
+        const answer = await receiver.handle({ rawBody: '', headers: req.headers });
+        res.status(answer.status).json(answer.body);
         return;
       }
       // Misconfigured (parsed JSON): refuse without acknowledging, so Warden retries after the fix.

@@ -29,6 +29,8 @@ export interface ScoringSite {
 declare module 'fastify' {
   interface FastifyRequest {
     scoringSite?: ScoringSite;
+    /** What the site-key lookup found (null: no such key), once it ran for this request. */
+    siteLookup?: ScoringSite | null;
   }
 }
 
@@ -42,6 +44,7 @@ const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
 );
 
 export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
+  if (siteKey.length > 256) return undefined;
   const [row] = (await siteByKey(ctx.database.db, { siteKey })).rows;
   if (!row) return undefined;
   const { workspace_plan, workspace_demo, ...site } = row;
@@ -68,7 +71,8 @@ export function secretMatches(presented: string, storedHash: string): boolean {
 async function siteFromKey(ctx: AppContext, request: FastifyRequest): Promise<ScoringSite> {
   const siteKey = header(request, 'x-site-key');
   if (!siteKey) throw new ApiError('missing_site_key', 'Send the site key in the X-Site-Key header.');
-  const found = siteKey.length <= 256 ? await findSiteByKey(ctx, siteKey) : undefined;
+  const found = await findSiteByKey(ctx, siteKey);
+  request.siteLookup = found ?? null;
   if (!found) throw new ApiError('invalid_site_key', 'The X-Site-Key is not a known site key.');
   return found;
 }
@@ -111,8 +115,14 @@ export function browserErrorCors(ctx: AppContext) {
     reply.header('vary', 'Origin');
     const origin = header(request, 'origin');
     if (!origin) return payload;
+    // The auth hook's lookup when it ran; errors before it (413, 415, invalid_json) look it up here.
     const siteKey = header(request, 'x-site-key');
-    const found = siteKey && siteKey.length <= 256 ? await findSiteByKey(ctx, siteKey) : undefined;
+    const found =
+      request.siteLookup !== undefined
+        ? request.siteLookup
+        : siteKey
+          ? await findSiteByKey(ctx, siteKey)
+          : undefined;
     const allowed = found
       ? found.allowedOrigins.includes(origin)
       : await originAllowedBySomeSite(ctx, origin);

@@ -55,7 +55,7 @@ export async function saveSsoConfig(
   return row;
 }
 
-export function settingsOf(row: SsoConfigsTable | undefined): SsoSettings {
+function settingsOf(row: SsoConfigsTable | undefined): SsoSettings {
   return {
     enabled: row?.enabled === 1,
     idpEntityId: row?.idp_entity_id ?? '',

@@ -9,7 +9,7 @@ export interface SpEndpoints {
   loginUrl: string;
 }
 
-export function samlBasePath(workspaceId: string): string {
+function samlBasePath(workspaceId: string): string {
   return `/api/sso/saml/${encodeURIComponent(workspaceId)}`;
 }
 

@@ -5,6 +5,8 @@ import { inflateRawSync } from 'node:zlib';
 import * as xmllint from '@authenio/samlify-node-xmllint';
 import * as samlify from 'samlify';
 import { generate } from 'selfsigned';
+import { REDIRECT_BINDING } from '../sso/idp-metadata.ts';
+import { EMAIL_NAME_ID_FORMAT } from '../sso/saml-client.ts';
 
 /**
  * A real SAML 2.0 identity provider for tests, in process: samlify signs the responses with a
@@ -32,8 +34,6 @@ export function loadSchemaValidator(): Promise<void> {
   return schemaValidatorLoaded;
 }
 
-const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
-const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 
 export interface IdpKeys {
@@ -113,10 +113,6 @@ function xmlEscape(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-function htmlEscape(value: string): string {
-  return xmlEscape(value);
-}
-
 function newId(): string {
   return `_${randomBytes(16).toString('hex')}`;
 }
@@ -130,7 +126,7 @@ function responseXml(entityId: string, sp: SpTarget, o: ResponseOptions, id: str
   const inResponseTo = o.inResponseTo ? ` InResponseTo="${xmlEscape(o.inResponseTo)}"` : '';
   const nameId = o.opaqueNameId
     ? `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${xmlEscape(o.opaqueNameId)}</saml:NameID>`
-    : `<saml:NameID Format="${EMAIL_FORMAT}">${xmlEscape(email)}</saml:NameID>`;
+    : `<saml:NameID Format="${EMAIL_NAME_ID_FORMAT}">${xmlEscape(email)}</saml:NameID>`;
   const attributes = o.opaqueNameId
     ? '<saml:AttributeStatement><saml:Attribute Name="email" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">' +
       `<saml:AttributeValue xsi:type="xs:string">${xmlEscape(email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`
@@ -159,9 +155,9 @@ function identityProvider(entityId: string, ssoUrl: string, keys: IdpKeys) {
     entityID: entityId,
     privateKey: keys.privateKey,
     signingCert: keys.certificate,
-    nameIDFormat: [EMAIL_FORMAT],
-    singleSignOnService: [{ Binding: REDIRECT, Location: ssoUrl }],
-    singleLogoutService: [{ Binding: REDIRECT, Location: ssoUrl.replace(/\/sso$/, '/slo') }],
+    nameIDFormat: [EMAIL_NAME_ID_FORMAT],
+    singleSignOnService: [{ Binding: REDIRECT_BINDING, Location: ssoUrl }],
+    singleLogoutService: [{ Binding: REDIRECT_BINDING, Location: ssoUrl.replace(/\/sso$/, '/slo') }],
     // Tells samlify to hand its template to our customTagReplacement (we write the whole XML).
     loginResponseTemplate: { context: '{ID}', attributes: [] },
   });
@@ -183,11 +179,11 @@ function requestIssuer(samlRequest: string): string | undefined {
 }
 
 function autoPostForm(acsUrl: string, samlResponse: string, relayState: string | undefined): string {
-  const relay = relayState ? `<input type="hidden" name="RelayState" value="${htmlEscape(relayState)}">` : '';
+  const relay = relayState ? `<input type="hidden" name="RelayState" value="${xmlEscape(relayState)}">` : '';
   return (
     '<!doctype html><html><head><title>Signing in…</title></head><body>' +
-    `<form method="post" action="${htmlEscape(acsUrl)}">` +
-    `<input type="hidden" name="SAMLResponse" value="${htmlEscape(samlResponse)}">${relay}` +
+    `<form method="post" action="${xmlEscape(acsUrl)}">` +
+    `<input type="hidden" name="SAMLResponse" value="${xmlEscape(samlResponse)}">${relay}` +
     '<noscript><button type="submit">Continue</button></noscript></form>' +
     '<script>document.forms[0].submit()</script></body></html>'
   );

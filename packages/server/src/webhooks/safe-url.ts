@@ -33,18 +33,6 @@ export function rawHostOf(input: string): string | null {
   return host.replace(/:\d*$/, '');
 }
 
-/**
- * Numeric hosts other than canonical dotted-quad (2130706433, 0x7f.1, 0177.0.0.1, 127.1) are
- * refused outright: they are only ever used to slip past filters.
- */
-function isObfuscatedIPv4(rawHost: string): boolean {
-  let host = decodeURIComponentSafe(rawHost).toLowerCase();
-  if (host.endsWith('.')) host = host.slice(0, -1);
-  const labels = host.split('.');
-  if (!labels.every((label) => /^(0x[0-9a-f]*|[0-9]+)$/.test(label))) return false;
-  return !ipaddr.IPv4.isValidFourPartDecimal(host) || labels.some((l) => l.length > 1 && l.startsWith('0'));
-}
-
 function decodeURIComponentSafe(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -100,19 +88,17 @@ export function checkWebhookUrl(input: string, policy: UrlPolicy): UrlCheck {
     return { ok: false, reason: `the port must be 443, got ${url.port}` };
   }
   if (rawHost === null) return { ok: false, reason: 'the URL has no host' };
-  if (isObfuscatedIPv4(rawHost)) {
-    return {
-      ok: false,
-      reason: `${rawHost} is an IPv4 address in a non-standard (decimal, hex or octal) form`,
-    };
-  }
   const hostname = url.hostname.toLowerCase();
   if (hostname === '') return { ok: false, reason: 'the URL has no host' };
   const literal = ipLiteralOf(hostname);
-  // The URL parser also reads full-width digits, ideographic dots and stray tabs as an IPv4
-  // address: whatever the text, an IPv4 host must be written exactly as the address it is.
+  // Numeric hosts other than the canonical dotted quad (2130706433, 0x7f.1, 0177.0.0.1, 127.1, and
+  // the full-width digits, ideographic dots or stray tabs the URL parser also reads) are refused:
+  // they are only ever used to slip past filters.
   if (literal && !literal.includes(':') && decodeURIComponentSafe(rawHost) !== literal) {
-    return { ok: false, reason: `${rawHost} is an IPv4 address written in a non-standard form` };
+    return {
+      ok: false,
+      reason: `${rawHost} is an IPv4 address in a non-standard (decimal, hex, octal…) form`,
+    };
   }
   const refusal = literal ? addressRefusal(literal, policy.unsafeTargets) : checkDomainName(hostname, policy);
   return refusal ? { ok: false, reason: refusal } : { ok: true, url };

@@ -1,4 +1,4 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -7,9 +7,9 @@ import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
 /** At most this many accounts, and each of devices, IPs and payment hashes, are listed. */
-export const CLUSTER_LIST_LIMIT = 200;
+const CLUSTER_LIST_LIMIT = 200;
 /** Devices, IPs and payments are read from the members' decisions of this window. */
-export const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 const SCAN_LIMIT = 20_000;
 
 /** Any text: an id no decision carries (malformed or not) is simply not found (404). */
@@ -29,7 +29,6 @@ const Cluster = Type.Object({
   lastSeenAt: Type.String({ format: 'date-time' }),
   truncated: Type.Boolean({ description: 'A list hit the limit of 200.' }),
 });
-export type ClusterView = Static<typeof Cluster>;
 
 /** Distinct non-empty values in order of first appearance (rows come newest first). */
 function distinct(values: Iterable<string | null>): string[] {

@@ -11,7 +11,7 @@ import { readAsset } from './static.ts';
  * index.html (no-cache), so the client router owns `/dashboard/decisions/…` and reloads work. A
  * missing build answers 503 with the command that makes it.
  */
-export const DASHBOARD_DIST = path.join(PACKAGES_DIR, 'dashboard', 'dist');
+const DASHBOARD_DIST = path.join(PACKAGES_DIR, 'dashboard', 'dist');
 
 export const DASHBOARD_NOT_BUILT = 'dashboard not built: run npm run build\n';
 

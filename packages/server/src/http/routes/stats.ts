@@ -28,15 +28,8 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
   const hour = sql<number>`created_at / ${sql.lit(HOUR_MS)}`;
-  const [byClassification, byAction, byEventType, hourly, hourlyActions] = await Promise.all([
-    base
-      .select(['classification as k', (e) => e.fn.countAll<number>().as('n')])
-      .groupBy('classification')
-      .execute(),
-    base
-      .select(['action as k', (e) => e.fn.countAll<number>().as('n')])
-      .groupBy('action')
-      .execute(),
+  // Totals by classification and by action are sums of the hourly rows: no query of their own.
+  const [byEventType, hourly, hourlyActions] = await Promise.all([
     base
       .select(['event_type as k', (e) => e.fn.countAll<number>().as('n')])
       .groupBy('event_type')
@@ -78,34 +71,31 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
     const bucket = bucketOf(Number(row.h));
     const n = Number(row.n);
     bucket.total += n;
-    if (
-      row.classification === 'human' ||
-      row.classification === 'suspicious' ||
-      row.classification === 'bot'
-    ) {
-      bucket[row.classification] += n;
+    if ((CLASSIFICATIONS as readonly string[]).includes(row.classification)) {
+      bucket[row.classification as (typeof CLASSIFICATIONS)[number]] += n;
     }
   }
   // The same decisions counted by action (`total` comes from the classification rows).
   for (const row of hourlyActions) {
     const bucket = bucketOf(Number(row.h));
-    if (
-      row.action === 'allow' ||
-      row.action === 'review' ||
-      row.action === 'challenge' ||
-      row.action === 'block'
-    ) {
-      bucket[row.action] += Number(row.n);
+    if ((ACTIONS as readonly string[]).includes(row.action)) {
+      bucket[row.action as (typeof ACTIONS)[number]] += Number(row.n);
     }
   }
-  const classes = tally(byClassification, CLASSIFICATIONS);
+  const classes = tally(
+    hourly.map((r) => ({ k: r.classification, n: r.n })),
+    CLASSIFICATIONS,
+  );
   return {
     siteId,
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
     total: Object.values(classes).reduce((a, b) => a + b, 0),
     byClassification: classes,
-    byAction: tally(byAction, ACTIONS),
+    byAction: tally(
+      hourlyActions.map((r) => ({ k: r.action, n: r.n })),
+      ACTIONS,
+    ),
     byEventType: tally(byEventType, EVENT_TYPES),
     hourly: [...hours.entries()].sort((a, b) => a[0] - b[0]).map(([, bucket]) => bucket),
   };
