@@ -34,11 +34,6 @@ export function useApp(): AppState {
   return state;
 }
 
-/** The selected site, for views that need one. */
-export function useSite(): Site | null {
-  return useApp().site;
-}
-
 export function AppProvider({
   session,
   signOut,
@@ -114,7 +109,9 @@ export function AppProvider({
       role,
       sites,
       site,
-      sitesState,
+      sitesState.error,
+      sitesState.loading,
+      sitesState.reload,
       selectWorkspace,
       signOut,
     ],

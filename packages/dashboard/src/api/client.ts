@@ -2,7 +2,7 @@
  * The one HTTP client: bearer token, JSON bodies, envelope unwrapping, typed errors. A 401
  * `unauthorized` (expired, revoked or unknown token) ends the session and returns to sign-in.
  */
-import { ApiError, errorFromResponse, networkError } from './errors.ts';
+import { type ApiError, errorFromResponse, networkError } from './errors.ts';
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -78,5 +78,3 @@ export const api = {
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
-
-export { ApiError };

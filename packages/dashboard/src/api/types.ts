@@ -1,6 +1,13 @@
 /** Shapes of the management API answers the dashboard reads (`data` of the envelope). */
 import type { Plan, Role } from '../lib/permissions.ts';
 
+// Answers the server defines as TypeScript types: imported for their types only (erased from the
+// bundle), so they cannot drift from what the server sends.
+export type { Cluster } from '../../../server/src/http/routes/clusters.ts';
+export type { BacktestResult } from '../../../server/src/rules/backtest.ts';
+export type { SsoConfigView as SsoConfig } from '../../../server/src/sso/config-store.ts';
+export type { WorkspaceView as Workspace } from '../../../server/src/workspace/workspaces.ts';
+
 export const EVENT_TYPES = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
 export const CLASSIFICATIONS = ['human', 'suspicious', 'bot'] as const;
 export const ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
@@ -30,16 +37,6 @@ export interface LoginResult {
   accessToken: string;
   refreshToken: string;
   expiresIn: number;
-}
-
-export interface Workspace {
-  id: string;
-  name: string;
-  plan: Plan;
-  demo: boolean;
-  role: Role;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface Site {
@@ -142,15 +139,6 @@ export interface Stats {
 }
 
 /** GET /api/clusters/{id} (SPEC §9). */
-export interface Cluster {
-  id: string;
-  siteId?: string;
-  accounts: string[];
-  devices: string[];
-  ips: string[];
-  paymentHashes: string[];
-  [key: string]: unknown;
-}
 
 export interface Rule {
   id: string;
@@ -179,34 +167,6 @@ export interface RuleStats {
   precision: number | null;
   recall: number | null;
   matchesLast30Days: number;
-}
-
-export interface OutcomeCounts {
-  actions: Record<string, number>;
-  levels: Record<string, number>;
-  classifications: Record<string, number>;
-}
-
-export interface BacktestResult {
-  evaluated: number;
-  from: string;
-  to: string;
-  truncated: boolean;
-  matches: Record<string, number>;
-  before: OutcomeCounts;
-  after: OutcomeCounts;
-  changed: number;
-  transitions: Record<string, number>;
-  examples: Array<{
-    decisionId: string;
-    eventType: string;
-    accountId: string;
-    createdAt: string;
-    before: { score: number; level: string; action: string };
-    after: { score: number; level: string; action: string };
-    matchedRules: string[];
-  }>;
-  durationMs: number;
 }
 
 export interface List {
@@ -250,19 +210,6 @@ export interface WebhookConfig {
   createdAt: string | null;
   updatedAt: string | null;
   deliveries: WebhookDelivery[];
-}
-
-export interface SsoConfig {
-  workspaceId: string;
-  configured: boolean;
-  enabled: boolean;
-  idpEntityId: string | null;
-  ssoUrl: string | null;
-  idpCertificate: string | null;
-  defaultRole: Role;
-  ssoRequired: boolean;
-  updatedAt: string | null;
-  sp: { entityId: string; acsUrl: string; metadataUrl: string; loginUrl: string };
 }
 
 export interface SsoUpdate {

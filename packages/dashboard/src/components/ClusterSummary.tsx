@@ -7,15 +7,6 @@ import { href } from '../lib/router.ts';
 import { Link } from './Link.tsx';
 import { Empty, ErrorMessage, Loading, PlanRequired } from './Status.tsx';
 
-export function clusterMembers(cluster: Cluster | undefined) {
-  return {
-    accounts: cluster?.accounts ?? [],
-    devices: cluster?.devices ?? [],
-    ips: cluster?.ips ?? [],
-    paymentHashes: cluster?.paymentHashes ?? [],
-  };
-}
-
 /** A cluster's state for a view: the cluster, or why there is none (plan, missing, error). */
 export function ClusterState({ error }: { error: unknown }) {
   if (error instanceof ApiError && error.isPlanRequired) {
@@ -42,7 +33,6 @@ export function ClusterSummary({ identity }: { identity: IdentitySummary | undef
       <Empty>No identity cluster on this decision: identity linking needs the Pro or Enterprise plan.</Empty>
     );
   }
-  const m = clusterMembers(state.data);
   return (
     <>
       <dl className="stat-row">
@@ -71,9 +61,10 @@ export function ClusterSummary({ identity }: { identity: IdentitySummary | undef
       {state.error ? <ClusterState error={state.error} /> : null}
       {state.data ? (
         <p className="muted">
-          {formatCount(m.accounts.length, 'account')}, {formatCount(m.devices.length, 'device')},{' '}
-          {formatCount(m.ips.length, 'IP address', 'IP addresses')},{' '}
-          {formatCount(m.paymentHashes.length, 'payment hash', 'payment hashes')}.
+          {formatCount(state.data.accounts.length, 'account')},{' '}
+          {formatCount(state.data.devices.length, 'device')},{' '}
+          {formatCount(state.data.ips.length, 'IP address', 'IP addresses')},{' '}
+          {formatCount(state.data.paymentHashes.length, 'payment hash', 'payment hashes')}.
         </p>
       ) : null}
     </>

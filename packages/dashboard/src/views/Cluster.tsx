@@ -1,6 +1,6 @@
 import { api } from '../api/client.ts';
 import type { Cluster } from '../api/types.ts';
-import { ClusterState, clusterMembers } from '../components/ClusterSummary.tsx';
+import { ClusterState } from '../components/ClusterSummary.tsx';
 import { Link } from '../components/Link.tsx';
 import { Empty, Loading } from '../components/Status.tsx';
 import { useAsync } from '../hooks/useAsync.ts';
@@ -44,7 +44,6 @@ export function ClusterView({ id }: { id: string }) {
     (signal) => api.get<Cluster>(`/api/clusters/${encodeURIComponent(id)}`, undefined, signal),
     [id],
   );
-  const m = clusterMembers(state.data);
   return (
     <section>
       <p className="breadcrumbs">
@@ -57,10 +56,10 @@ export function ClusterView({ id }: { id: string }) {
       {state.error ? <ClusterState error={state.error} /> : null}
       {state.data ? (
         <div className="grid-2">
-          <Members title="Accounts" values={m.accounts} filter="accountId" />
-          <Members title="Devices" values={m.devices} filter="deviceId" />
-          <Members title="IP addresses" values={m.ips} filter="ip" />
-          <Members title="Payment hashes" values={m.paymentHashes} />
+          <Members title="Accounts" values={state.data.accounts} filter="accountId" />
+          <Members title="Devices" values={state.data.devices} filter="deviceId" />
+          <Members title="IP addresses" values={state.data.ips} filter="ip" />
+          <Members title="Payment hashes" values={state.data.paymentHashes} />
         </div>
       ) : null}
     </section>

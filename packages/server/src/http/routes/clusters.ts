@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -29,6 +29,8 @@ const Cluster = Type.Object({
   lastSeenAt: Type.String({ format: 'date-time' }),
   truncated: Type.Boolean({ description: 'A list hit the limit of 200.' }),
 });
+/** A cluster as answered (the dashboard imports this type). */
+export type Cluster = Static<typeof Cluster>;
 
 /** Distinct non-empty values in order of first appearance (rows come newest first). */
 function distinct(values: Iterable<string | null>): string[] {
