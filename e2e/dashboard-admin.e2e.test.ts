@@ -95,6 +95,12 @@ describe.skipIf(!chromiumAvailable())('dashboard in chromium', { timeout: 90_000
   it('shows a delivery failed after five attempts, redelivers it and shows it succeeded', async () => {
     await go(page, 'webhooks');
     await page.getByRole('button', { name: 'Send test' }).waitFor();
+    // An edit in progress survives the deliveries' 3 s refresh (the form follows saved settings only).
+    const saved = await page.getByLabel('URL').inputValue();
+    await page.getByLabel('URL').fill(`${saved}?editing`);
+    await page.waitForTimeout(3_500);
+    expect(await page.getByLabel('URL').inputValue()).toBe(`${saved}?editing`);
+    await page.getByLabel('URL').fill(saved);
     const rows = page.locator('[data-testid=deliveries] tr[data-delivery-id]');
     await rows.first().waitFor();
     const before = new Set(

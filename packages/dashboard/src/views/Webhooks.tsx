@@ -86,12 +86,17 @@ function WebhookForm({ site }: { site: Site }) {
   const [urlError, setUrlError] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(null);
 
+  // The form follows the saved settings, not every refresh of the deliveries: a refresh returns a
+  // new object every 3 s and must not overwrite what the owner is typing.
+  const loaded = config !== undefined;
+  const savedUrl = config?.url ?? null;
+  const savedEnabled = config?.enabled ?? true;
   useEffect(() => {
-    if (config) {
-      setUrl(config.url ?? '');
-      setEnabled(config.url ? config.enabled : true);
+    if (loaded) {
+      setUrl(savedUrl ?? '');
+      setEnabled(savedUrl ? savedEnabled : true);
     }
-  }, [config?.url, config?.enabled, config]);
+  }, [loaded, savedUrl, savedEnabled]);
 
   // Deliveries change on their own: refresh them while the page is open.
   useInterval(
