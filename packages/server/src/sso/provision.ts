@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { UsersTable } from '../storage/schema.ts';
 import type { Role } from '../workspace/permissions.ts';
-import { createUser, findUserByEmail } from '../workspace/users.ts';
+import { createUserOrReread, findUserByEmail } from '../workspace/users.ts';
 import { addMembership, findMembership } from '../workspace/workspaces.ts';
 
 export interface ProvisionedUser {
@@ -25,17 +25,10 @@ export async function provisionSsoUser(
   defaultRole: Role,
   now: number,
 ): Promise<ProvisionedUser> {
-  let created = false;
-  let user = await findUserByEmail(db, email);
-  if (!user) {
-    try {
-      user = await createUser(db, { email, passwordHash: null }, now);
-      created = true;
-    } catch (err) {
-      user = await findUserByEmail(db, email);
-      if (!user) throw err;
-    }
-  }
+  const existing = await findUserByEmail(db, email);
+  const { user, created } = existing
+    ? { user: existing, created: false }
+    : await createUserOrReread(db, { email, passwordHash: null }, now);
   let joined = false;
   if (!(await findMembership(db, workspaceId, user.id))) {
     try {

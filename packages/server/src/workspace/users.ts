@@ -49,6 +49,24 @@ export async function createUser(db: Kysely<DB>, input: NewUser, now: number): P
 }
 
 /**
+ * Create the user; when another request created the same e-mail meanwhile (the unique index
+ * refuses the insert), answer that one instead (`created: false`). Throws when neither exists.
+ */
+export async function createUserOrReread(
+  db: Kysely<DB>,
+  input: NewUser,
+  now: number,
+): Promise<{ user: UsersTable; created: boolean }> {
+  try {
+    return { user: await createUser(db, input, now), created: true };
+  } catch (err) {
+    const again = await findUserByEmail(db, input.email);
+    if (!again) throw err;
+    return { user: again, created: false };
+  }
+}
+
+/**
  * The user with their memberships. A workspace-scoped (SSO) session only sees the membership of
  * its own workspace, so it cannot even enumerate the user's other tenants.
  */

@@ -4,7 +4,7 @@ import { ApiError } from '../../errors.ts';
 import type { Database } from '../../storage/db.ts';
 import { hashPassword } from '../../workspace/passwords.ts';
 import type { Role } from '../../workspace/permissions.ts';
-import { createUser, findUserByEmail } from '../../workspace/users.ts';
+import { createUserOrReread, findUserByEmail } from '../../workspace/users.ts';
 import {
   addMembership,
   countOwners,
@@ -117,11 +117,11 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
         }
         const passwordHash = await hashPassword(password);
         // Another request may create the same e-mail meanwhile: the unique index decides, we re-read.
-        user = await createUser(db, { email, name, passwordHash }, now).catch(async () => {
-          const again = await findUserByEmail(db, email);
-          if (!again) throw new ApiError('conflict', 'The account could not be created; try again.');
-          return again;
-        });
+        user = (
+          await createUserOrReread(db, { email, name, passwordHash }, now).catch(() => {
+            throw new ApiError('conflict', 'The account could not be created; try again.');
+          })
+        ).user;
       }
       if (await findMembership(db, workspaceId, user.id)) {
         throw new ApiError('conflict', `${user.email} is already a member of this workspace.`);
