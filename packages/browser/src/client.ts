@@ -17,7 +17,7 @@ import type {
   WorkerEvidence,
 } from './types.ts';
 import { randomHex } from './util/hash.ts';
-import { type Meter, newMeter, safe } from './util/safe.ts';
+import { type Meter, newMeter, round1, safe } from './util/safe.ts';
 
 export interface LoadOptions {
   /** The site's public key. */
@@ -75,7 +75,7 @@ export class WardenClient {
     );
     this.workerView = probe.then(
       (p) => {
-        this.meter.timings.worker = Math.round((performance.now() - this.loadedAt) * 10) / 10;
+        this.meter.timings.worker = round1(performance.now() - this.loadedAt);
         return p?.worker;
       },
       () => undefined,

@@ -1,6 +1,6 @@
 import type { EnvironmentEvidence, FingerprintEvidence, WorkerEvidence } from '../types.ts';
 import { randomHex } from '../util/hash.ts';
-import { type Meter, measured, nextTask, safe, timeBox, timed } from '../util/safe.ts';
+import { type Meter, measured, nextTask, round1, safe, timeBox, timed } from '../util/safe.ts';
 import { audioHash } from './audio.ts';
 import { automationEvidence, permissionMarkers } from './automation.ts';
 import { clientHints, deviceAttributes, timeZone } from './device.ts';
@@ -29,7 +29,7 @@ async function renderEvidence(meter: Meter): Promise<RenderEvidence> {
   await nextTask();
   const fonts = measured(meter, 'fonts', () => detectFonts(documentCanvas));
   const gl = await webgl?.catch(() => undefined);
-  meter.timings.webgl = Math.round((performance.now() - started) * 10) / 10;
+  meter.timings.webgl = round1(performance.now() - started);
   const out: RenderEvidence = {};
   if (canvas) out.canvas_hash = canvas;
   if (gl) out.webgl = gl;

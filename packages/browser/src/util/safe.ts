@@ -67,7 +67,8 @@ export interface Meter {
   blocked: number;
 }
 
-const round1 = (ms: number) => Math.round(ms * 10) / 10;
+/** Milliseconds to one decimal, as timings are reported. */
+export const round1 = (ms: number) => Math.round(ms * 10) / 10;
 
 export const newMeter = (): Meter => ({ timings: {}, blocked: 0 });
 

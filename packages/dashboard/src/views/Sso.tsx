@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { api } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { SsoConfig } from '../api/types.ts';
@@ -68,7 +68,6 @@ function SsoForm({
 }) {
   const [form, setForm] = useState<SsoFormValues>(() => toForm(config));
   const [saved, setSaved] = useState(false);
-  useEffect(() => setForm(toForm(config)), [config]);
   const set = <K extends keyof SsoFormValues>(key: K, value: SsoFormValues[K]) => {
     setSaved(false);
     setForm((f) => ({ ...f, [key]: value }));
@@ -79,6 +78,7 @@ function SsoForm({
       ssoBody(form),
     );
     onSaved(next);
+    setForm(toForm(next));
     setSaved(true);
   });
   const errors = save.fieldErrors;
