@@ -39,7 +39,7 @@ export function createFastify(ctx: AppContext): App {
       disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
     }),
     // Ids of every resource are far shorter; longer segments are answered 404 by frameworkErrors.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     frameworkErrors: frameworkErrorHandler,
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
