@@ -1,14 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../storage/db.ts';
-import { openTestDatabase, testDialects } from '../testing/context.ts';
+import { type Database, migrate, openDatabase } from '../storage/db.ts';
+import { type DialectName, openTestDatabase, testDialects } from '../testing/context.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
-import { DecisionWriter } from './decision-writer.ts';
+import { DecisionWriter, WriterThread } from './decision-writer.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 
-describe.each(testDialects())('decision writer (group commit) on %s', (dialect) => {
+/** A migrated SQLite database file: the writer commits in its thread there. */
+async function openFileDatabase(): Promise<Database> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-'));
+  const database = openDatabase({ sqlitePath: path.join(dir, 'warden.db') });
+  await migrate(database);
+  database.onClose(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  return database;
+}
+
+const databases: Array<DialectName | 'sqlite file (writer thread)'> = [
+  ...testDialects(),
+  'sqlite file (writer thread)',
+];
+
+describe.each(databases)('decision writer (group commit) on %s', (kind) => {
   let database: Database;
   beforeEach(async () => {
-    database = await openTestDatabase(dialect);
+    database =
+      kind === 'sqlite file (writer thread)' ? await openFileDatabase() : await openTestDatabase(kind);
   });
   afterEach(() => database.close());
 
@@ -92,5 +110,45 @@ describe.each(testDialects())('decision writer (group commit) on %s', (dialect) 
     await expect(other).rejects.toThrow('rolled back on purpose');
     await write;
     expect(await count('decisions')).toBe(1);
+  });
+});
+
+describe('decision writer thread', () => {
+  it('commits on its own connection: the main connection writes nothing', async () => {
+    const database = await openFileDatabase();
+    try {
+      const site = await createSite(database, 'pro');
+      await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+      const mainChanges = () =>
+        (database.sqlite!.prepare('select total_changes() as n').get() as { n: number }).n;
+      const before = mainChanges();
+      const writer = new DecisionWriter(database);
+      await Promise.all(Array.from({ length: 10 }, () => writer.write(decisionRow(site))));
+      expect(mainChanges()).toBe(before);
+      // Committed before write() resolved: this thread's connection reads them at once.
+      const count = await database.db.selectFrom('webhook_deliveries').select('id').execute();
+      expect(count).toHaveLength(10);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('hands its commits to the fallback when the thread cannot open the file', async () => {
+    const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-')), 'a-file');
+    fs.writeFileSync(blocker, '');
+    const fallenBack: unknown[] = [];
+    const thread = new WriterThread(
+      path.join(blocker, 'warden.db'),
+      { takeKey: '', insertDecision: '', webhookActive: '', insertDelivery: '' },
+      async (writes) => {
+        fallenBack.push(...writes);
+        return { recorded: writes.map(() => true), queued: 0 };
+      },
+    );
+    const write = { key: null, decision: [], siteId: 's', webhookActive: [], delivery: [] };
+    expect(await thread.commit([write])).toEqual({ recorded: [true], queued: 0 });
+    expect(await thread.commit([write, write])).toEqual({ recorded: [true, true], queued: 0 });
+    expect(fallenBack).toHaveLength(3);
+    await thread.close();
   });
 });

@@ -1,17 +1,18 @@
-import type SqliteDatabase from 'better-sqlite3';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
+import { PACKAGES_DIR } from '../paths.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
+import { deliveryRow, notifyQueued, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
 import {
-  deliveryRow,
-  notifyQueued,
-  type WebhookState,
-  webhookIsActive,
-  webhookStateActive,
-  webhookStateQuery,
-} from '../webhooks/outbox.ts';
+  type BoundWrite,
+  type CommitResult,
+  type CommitStatements,
+  decisionCommit,
+} from './decision-commit.mjs';
 import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
 
 /** A decision to record, with the idempotency key it completes (if the request had one). */
@@ -21,7 +22,7 @@ interface DecisionWrite {
 }
 
 /** Per write: true when recorded, false when its idempotency key was already taken (nothing written). */
-type Committer = (writes: DecisionWrite[]) => Promise<{ recorded: boolean[]; queued: number }>;
+type Committer = (writes: DecisionWrite[]) => Promise<CommitResult>;
 
 /**
  * Group commit of recorded decisions. Every decision is written with its webhook outbox row and
@@ -30,9 +31,11 @@ type Committer = (writes: DecisionWrite[]) => Promise<{ recorded: boolean[]; que
  * same event-loop turn share that transaction: one commit for many decisions instead of one each.
  * A batch that fails is retried one decision per transaction, so one bad row fails only itself.
  *
- * SQLite runs the batch as one synchronous better-sqlite3 transaction on prepared statements
- * while holding Kysely's connection (so no Kysely transaction is open around it); PostgreSQL runs
- * it as one Kysely transaction (one key upsert per decision, then multi-row inserts).
+ * SQLite runs the batch as one better-sqlite3 transaction on prepared statements
+ * (decision-commit.mjs): for a database file in the writer thread (decision-writer.worker.mjs), on
+ * its own connection, so the inserts run on another core; for ':memory:' on this thread, holding
+ * Kysely's connection (so no Kysely transaction is open around it). PostgreSQL runs it as one
+ * Kysely transaction (one key upsert per decision, then multi-row inserts).
  */
 export class DecisionWriter {
   private queue: Array<{
@@ -44,9 +47,7 @@ export class DecisionWriter {
   private readonly commitBatch: Committer;
 
   constructor(database: Database) {
-    this.commitBatch = database.sqlite
-      ? sqliteCommitter(database.db, database.sqlite)
-      : kyselyCommitter(database.db);
+    this.commitBatch = database.sqlite ? sqliteCommitter(database) : kyselyCommitter(database.db);
   }
 
   /**
@@ -166,17 +167,14 @@ function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends 
   );
 }
 
-function sqliteCommitter(db: Kysely<DB>, sqlite: SqliteDatabase.Database): Committer {
+/** The commit's statements compiled by Kysely, and how to bind one decision's parameters. */
+function commitStatements(db: Kysely<DB>) {
   const decisionInsert = insertTemplate(db, 'decisions', DECISION_COLUMNS);
   const deliveryInsert = insertTemplate(db, 'webhook_deliveries', DELIVERY_COLUMNS);
-  const insertDecision = sqlite.prepare(decisionInsert.compiled.sql);
-  const insertDelivery = sqlite.prepare(deliveryInsert.compiled.sql);
-  // Every statement compiled once by Kysely (the webhook-state and key queries are the very ones
-  // webhookIsActive() and the idempotency module run).
-  const state = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
-    webhookStateQuery(db, arg('siteId')),
+  const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
+    webhookActiveQuery(db, arg('siteId')),
   );
-  const webhookState = sqlite.prepare(state.compiled.sql);
+  // The very key insert the idempotency module defines.
   const takeKey = queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
     takeKeyQuery(
       db,
@@ -191,40 +189,111 @@ function sqliteCommitter(db: Kysely<DB>, sqlite: SqliteDatabase.Database): Commi
       arg('freeBefore') as unknown as number,
     ),
   );
-  const takeKeyStatement = sqlite.prepare(takeKey.compiled.sql);
-  const commit = sqlite.transaction((writes: DecisionWrite[], now: number) => {
-    const active = new Map<string, boolean>();
-    const recorded: boolean[] = [];
-    let queued = 0;
-    for (const { row, key } of writes) {
-      if (
-        key &&
-        takeKeyStatement.run(takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) })).changes ===
-          0
-      ) {
-        recorded.push(false);
-        continue;
-      }
-      insertDecision.run(decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }));
-      recorded.push(true);
-      let on = active.get(row.site_id);
-      if (on === undefined) {
-        on = webhookStateActive(
-          webhookState.get(state.bind({ siteId: row.site_id })) as WebhookState | undefined,
-        );
-        active.set(row.site_id, on);
-      }
-      if (on) {
-        const delivery = deliveryRow(row, now);
-        insertDelivery.run(deliveryInsert.bind(delivery));
-        queued++;
-      }
-    }
-    return { recorded, queued };
+  const sql: CommitStatements = {
+    takeKey: takeKey.compiled.sql,
+    insertDecision: decisionInsert.compiled.sql,
+    webhookActive: webhookActive.compiled.sql,
+    insertDelivery: deliveryInsert.compiled.sql,
+  };
+  const bind = ({ row, key }: DecisionWrite, now: number): BoundWrite => ({
+    key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
+    decision: decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }),
+    siteId: row.site_id,
+    webhookActive: webhookActive.bind({ siteId: row.site_id }),
+    // Built for every decision: whether the webhook is on is only known inside the transaction.
+    delivery: deliveryInsert.bind(deliveryRow(row, now)),
   });
-  // Holding Kysely's single SQLite connection keeps its transactions out of ours.
-  return (writes) => db.connection().execute(async () => commit(writes, Date.now()));
+  return { sql, bind };
 }
+
+const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-writer.worker.mjs');
+
+type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
+
+function sqliteCommitter(database: Database): Committer {
+  const { sql, bind } = commitStatements(database.db);
+  let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
+  // Holding Kysely's single SQLite connection keeps its transactions out of ours.
+  const here: BoundCommitter = (writes) => {
+    onThisThread ??= decisionCommit(database.sqlite!, sql);
+    const commit = onThisThread;
+    return database.db.connection().execute(async () => commit(writes));
+  };
+  const bindAll = (writes: DecisionWrite[]) => {
+    const now = Date.now();
+    return writes.map((w) => bind(w, now));
+  };
+  if (!database.sqliteFile) return (writes) => here(bindAll(writes));
+  const thread = new WriterThread(database.sqliteFile, sql, here);
+  database.onClose(() => thread.close());
+  return (writes) => thread.commit(bindAll(writes));
+}
+
+/**
+ * The writer thread, and the commits it has not answered yet. Should the thread fail (it could not
+ * open the file, say), its unanswered commits and every later one run on `fallback` instead.
+ */
+export class WriterThread {
+  private failed = false;
+  private readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { writes: BoundWrite[]; resolve(r: CommitResult): void; reject(e: Error): void }
+  >();
+  private nextId = 0;
+
+  constructor(
+    file: string,
+    sql: CommitStatements,
+    private readonly fallback: BoundCommitter,
+  ) {
+    this.worker = new Worker(WRITER_THREAD, {
+      workerData: { file, sql },
+      // It holds no data between commits: a small heap keeps the process's memory down.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
+    // Keeps the process alive only while a commit is out (see commit()).
+    this.worker.unref();
+    this.worker.on('message', (answer: CommitAnswer) => this.settle(answer));
+    this.worker.on('error', () => this.fail());
+    this.worker.on('exit', () => this.fail());
+  }
+
+  commit(writes: BoundWrite[]): Promise<CommitResult> {
+    if (this.failed) return this.fallback(writes);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { writes, resolve, reject });
+      this.worker.postMessage({ id, writes });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.failed) return;
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.postMessage({ type: 'close' });
+    await exited;
+  }
+
+  private settle(answer: CommitAnswer): void {
+    const waiting = this.pending.get(answer.id);
+    if (!waiting) return;
+    this.pending.delete(answer.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error), { code: answer.code }));
+    else waiting.resolve(answer);
+  }
+
+  private fail(): void {
+    this.failed = true;
+    for (const { writes, resolve, reject } of this.pending.values())
+      this.fallback(writes).then(resolve, reject);
+    this.pending.clear();
+  }
+}
+
+type CommitAnswer = { id: number } & (CommitResult | { error: string; code?: string });
 
 function kyselyCommitter(db: Kysely<DB>): Committer {
   return (writes) =>

@@ -1,13 +1,22 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import type { Dialect } from './migrations/types.ts';
 import type { RuleTables } from './rules-schema.ts';
 import type { CoreTables } from './schema.ts';
 import type { ScoringTables } from './scoring-schema.ts';
+import { openSqlite } from './sqlite-connection.mjs';
 import type { SsoTables } from './sso-schema.ts';
 import type { WebhookTables } from './webhook-schema.ts';
 
@@ -21,6 +30,10 @@ export interface Database {
    * (decision-writer.ts); undefined on PostgreSQL.
    */
   sqlite?: SqliteDatabase.Database;
+  /** The SQLite file, when the database is one (not ':memory:'): other threads may connect to it. */
+  sqliteFile?: string;
+  /** Run `task` (e.g. stop a thread that writes to the same file) before the database closes. */
+  onClose(task: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +50,14 @@ export interface DatabaseOptions {
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
+  const closeTasks: Array<() => Promise<void>> = [];
+  const onClose = (task: () => Promise<void>) => {
+    closeTasks.push(task);
+  };
+  const closeAfterTasks = (destroy: () => Promise<void>) => async () => {
+    for (const task of closeTasks.splice(0)) await task();
+    await destroy();
+  };
   if (options.databaseUrl) {
     const schema = options.pgSchema;
     const pool = new pg.Pool({
@@ -45,19 +66,43 @@ export function openDatabase(options: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', onClose, close: closeAfterTasks(() => db.destroy()) };
   }
   const file = options.sqlitePath ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode: a committed transaction survives a process crash (SIGKILL);
-  // only an OS crash or power loss can lose the last commits.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  const sqlite = openSqlite(file);
+  const db = new Kysely<DB>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    ...(file === ':memory:' ? {} : { sqliteFile: file }),
+    onClose,
+    close: closeAfterTasks(() => db.destroy()),
+  };
+}
+
+/**
+ * Kysely's SQLite transactions with BEGIN IMMEDIATE: the write lock is taken at the start, waiting
+ * (busy_timeout) while the decision writer thread commits. A deferred transaction that read first
+ * would instead fail at its first write once the other connection had written meanwhile.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;

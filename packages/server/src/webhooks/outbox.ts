@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { type Plan, planAllows } from '../workspace/permissions.ts';
+import { plansWith } from '../workspace/permissions.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -29,25 +29,25 @@ export function notifyQueued(): void {
   }, 1);
 }
 
-/** The site's webhook flag and its workspace's plan (one row, or none without a webhook). */
-export function webhookStateQuery(db: Executor, siteId: string) {
+/**
+ * One row when the site's webhook is enabled and its workspace may use webhooks (plan, or the demo
+ * workspace); none otherwise. The decision writer runs it inside its commit.
+ */
+export function webhookActiveQuery(db: Executor, siteId: string) {
   return db
     .selectFrom('webhooks')
     .innerJoin('sites', 'sites.id', 'webhooks.site_id')
     .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
-    .select(['webhooks.enabled', 'workspaces.plan', 'workspaces.demo'])
-    .where('webhooks.site_id', '=', siteId);
-}
-
-export type WebhookState = { enabled: number; plan: Plan; demo: number };
-
-/** Enabled, and the workspace's plan allows webhooks. */
-export function webhookStateActive(state: WebhookState | undefined): boolean {
-  return state?.enabled === 1 && planAllows({ plan: state.plan, demo: state.demo === 1 }, 'webhooks');
+    .select('webhooks.site_id')
+    .where('webhooks.site_id', '=', siteId)
+    .where('webhooks.enabled', '=', 1)
+    .where((eb) =>
+      eb.or([eb('workspaces.demo', '=', 1), eb('workspaces.plan', 'in', [...plansWith('webhooks')])]),
+    );
 }
 
 export async function webhookIsActive(db: Executor, siteId: string): Promise<boolean> {
-  return webhookStateActive(await webhookStateQuery(db, siteId).executeTakeFirst());
+  return (await webhookActiveQuery(db, siteId).executeTakeFirst()) !== undefined;
 }
 
 /** A new pending `decision.created` delivery of `decision`. */

@@ -40,6 +40,11 @@ const FEATURE_PLANS: Record<Feature, readonly Plan[]> = {
   sso: ['enterprise'],
 };
 
+/** The plans that include `feature` (the demo workspace has every feature whatever its plan). */
+export function plansWith(feature: Feature): readonly Plan[] {
+  return FEATURE_PLANS[feature];
+}
+
 /** Plan gates; the demo workspace is exempt from all of them. */
 export function planAllows(workspace: { plan: Plan; demo: boolean }, feature: Feature): boolean {
   return workspace.demo || FEATURE_PLANS[feature].includes(workspace.plan);
