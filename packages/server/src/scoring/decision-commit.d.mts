@@ -16,8 +16,8 @@ export interface BoundWrite {
   siteId: string;
   /** The site's webhook query: a row when its webhook is on and its plan allows webhooks. */
   webhookActive: unknown[];
-  /** The outbox insert, run only when the webhook is on. */
-  delivery: unknown[];
+  /** The outbox insert when the webhook was on at binding (null when off); run only if it is on. */
+  delivery: unknown[] | null;
 }
 
 export interface CommitResult {

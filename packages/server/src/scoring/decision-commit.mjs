@@ -3,10 +3,17 @@
 // without a TypeScript loader; the in-memory database runs the very same function on the main
 // thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound.
 
+function webhookTurnedOn() {
+  return Object.assign(new Error('a webhook was turned on after the batch was bound'), {
+    code: 'WEBHOOK_TURNED_ON',
+  });
+}
+
 /**
  * A function that records `writes` in one transaction and answers, per write, whether it was
  * recorded (false: its idempotency key was taken already, nothing written), and how many webhook
- * deliveries it queued.
+ * deliveries it queued. Throws `WEBHOOK_TURNED_ON`, having written nothing, when a write without
+ * an outbox row meets a webhook that is on.
  */
 export function decisionCommit(sqlite, sql) {
   const takeKey = sqlite.prepare(sql.takeKey);
@@ -30,6 +37,8 @@ export function decisionCommit(sqlite, sql) {
         active.set(write.siteId, on);
       }
       if (on) {
+        // Bound while the webhook was off: refuse the batch (rolled back) so that it is bound again.
+        if (!write.delivery) throw webhookTurnedOn();
         insertDelivery.run(write.delivery);
         queued++;
       }

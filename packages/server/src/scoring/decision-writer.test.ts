@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, migrate, openDatabase } from '../storage/db.ts';
 import { type DialectName, openTestDatabase, testDialects } from '../testing/context.ts';
@@ -129,6 +130,27 @@ describe('decision writer thread', () => {
       const count = await database.db.selectFrom('webhook_deliveries').select('id').execute();
       expect(count).toHaveLength(10);
     } finally {
+      await database.close();
+    }
+  });
+
+  it('records the delivery of a webhook turned on between binding a batch and committing it', async () => {
+    const database = await openFileDatabase();
+    const other = new SqliteDatabase(database.sqliteFile!);
+    try {
+      const site = await createSite(database, 'pro');
+      await configureWebhook(database, site.siteId, 'https://hooks.example.com/w', false);
+      // Another connection holds the write lock: the batch is bound (webhook off), then waits.
+      other.exec('begin immediate');
+      const written = new DecisionWriter(database).write(decisionRow(site));
+      await new Promise((r) => setTimeout(r, 50));
+      other.prepare('update webhooks set enabled = 1 where site_id = ?').run(site.siteId);
+      other.exec('commit');
+      expect(await written).toBe(true);
+      const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').execute();
+      expect(deliveries).toHaveLength(1);
+    } finally {
+      other.close();
       await database.close();
     }
   });

@@ -167,8 +167,14 @@ function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends 
   );
 }
 
-/** The commit's statements compiled by Kysely, and how to bind one decision's parameters. */
-function commitStatements(db: Kysely<DB>) {
+/**
+ * The commit's statements compiled by Kysely, and the binding of a batch's parameters. The outbox
+ * row is built only for sites whose webhook is on when the batch is bound; the commit checks again
+ * inside its transaction and refuses a batch whose webhook has been turned on since
+ * (`WEBHOOK_TURNED_ON`), which is then bound again, with its deliveries.
+ */
+function commitStatements(database: Database) {
+  const { db } = database;
   const decisionInsert = insertTemplate(db, 'decisions', DECISION_COLUMNS);
   const deliveryInsert = insertTemplate(db, 'webhook_deliveries', DELIVERY_COLUMNS);
   const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
@@ -195,15 +201,28 @@ function commitStatements(db: Kysely<DB>) {
     webhookActive: webhookActive.compiled.sql,
     insertDelivery: deliveryInsert.compiled.sql,
   };
-  const bind = ({ row, key }: DecisionWrite, now: number): BoundWrite => ({
-    key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
-    decision: decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }),
-    siteId: row.site_id,
-    webhookActive: webhookActive.bind({ siteId: row.site_id }),
-    // Built for every decision: whether the webhook is on is only known inside the transaction.
-    delivery: deliveryInsert.bind(deliveryRow(row, now)),
-  });
-  return { sql, bind };
+  const webhookOnNow = database.sqlite!.prepare(sql.webhookActive);
+  const bindAll = (writes: DecisionWrite[]): BoundWrite[] => {
+    const now = Date.now();
+    const on = new Map<string, boolean>();
+    return writes.map(({ row, key }) => {
+      const siteId = row.site_id;
+      const webhookParams = webhookActive.bind({ siteId });
+      let webhookOn = on.get(siteId);
+      if (webhookOn === undefined) {
+        webhookOn = webhookOnNow.get(webhookParams) !== undefined;
+        on.set(siteId, webhookOn);
+      }
+      return {
+        key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
+        decision: decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }),
+        siteId,
+        webhookActive: webhookParams,
+        delivery: webhookOn ? deliveryInsert.bind(deliveryRow(row, now)) : null,
+      };
+    });
+  };
+  return { sql, bindAll };
 }
 
 const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-writer.worker.mjs');
@@ -211,7 +230,7 @@ const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-write
 type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
 
 function sqliteCommitter(database: Database): Committer {
-  const { sql, bind } = commitStatements(database.db);
+  const { sql, bindAll } = commitStatements(database);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
   const here: BoundCommitter = (writes) => {
@@ -219,14 +238,20 @@ function sqliteCommitter(database: Database): Committer {
     const commit = onThisThread;
     return database.db.connection().execute(async () => commit(writes));
   };
-  const bindAll = (writes: DecisionWrite[]) => {
-    const now = Date.now();
-    return writes.map((w) => bind(w, now));
+  let commit = here;
+  if (database.sqliteFile) {
+    const thread = new WriterThread(database.sqliteFile, sql, here);
+    database.onClose(() => thread.close());
+    commit = (writes) => thread.commit(writes);
+  }
+  return async (writes) => {
+    try {
+      return await commit(bindAll(writes));
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'WEBHOOK_TURNED_ON') throw err;
+      return commit(bindAll(writes));
+    }
   };
-  if (!database.sqliteFile) return (writes) => here(bindAll(writes));
-  const thread = new WriterThread(database.sqliteFile, sql, here);
-  database.onClose(() => thread.close());
-  return (writes) => thread.commit(bindAll(writes));
 }
 
 /**
