@@ -44,7 +44,9 @@ export type ScoringContext = Static<typeof ScoringContext>;
 export const VerificationRequest = Type.Object(
   {
     context: ScoringContext,
-    token: Type.Optional(Type.String({ maxLength: 4096 })),
+    // Any token is evidence, never a 400 (SPEC §4): the bound is the body's own 256 KiB; the
+    // server reads one over 1,024 characters as garbage (token_invalid) without checking it.
+    token: Type.Optional(Type.String({ maxLength: 256 * 1024 })),
     // Evidence schemas are the evidence work's (evidence.ts); everything inside is optional.
     fingerprint: Type.Optional(FingerprintEvidence),
     /** At most 2,048 array elements in total, at any depth (checked by the server after the schema). */

@@ -56,6 +56,18 @@ describe('fingerprint and challenge routes', () => {
     }
   });
 
+  it('scores a token of any length or form as evidence: token_invalid, never a 400', async () => {
+    for (const token of ['garbage', 'x'.repeat(5000), `wft1.${'A'.repeat(100_000)}.sig`]) {
+      const res = await post('/verify', serverHeaders(w.site), {
+        context: { event_type: 'login', account_id: 'acct_token' },
+        token,
+        fingerprint: FINGERPRINT,
+      });
+      expect(res.statusCode, `token of ${token.length}`).toBe(201);
+      expect(res.json().data.signals.map((s: { rule: string }) => s.rule)).toContain('token_invalid');
+    }
+  });
+
   it('validates fingerprint bodies (missing fingerprint, too many behaviour samples)', async () => {
     const missing = await post('/fingerprint', browser(), { behavior: {} });
     expect(missing.json().error.details[0].path).toBe('body.fingerprint');
