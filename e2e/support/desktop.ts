@@ -36,6 +36,35 @@ export function removeProfile(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 25, retryDelay: 200 });
 }
 
+/**
+ * Stop a chromium started in its own process group (`detached`), helpers included: SIGTERM to the
+ * group, SIGKILL after `ms`, then wait until no process of the group is left (at most 5 s more), so
+ * nothing writes into its profile any longer.
+ */
+async function stopProcessGroup(child: ChildProcess, ms = 3000): Promise<void> {
+  const group = -child.pid!;
+  const alive = () => {
+    try {
+      process.kill(group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(group, name);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  signal('SIGTERM');
+  for (let waited = 0; alive() && waited < ms + 5000; waited += 100) {
+    if (waited === ms) signal('SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 function stopChild(child: ChildProcess, ms = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -119,7 +148,8 @@ export function launchPlainChromium(
   const child = spawn(
     CHROMIUM,
     [`--user-data-dir=${userDataDir}`, ...plainChromiumArgs(size), ...extraArgs, url],
-    { env: { ...process.env, DISPLAY: display.display }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Its own process group: stop() ends the helper processes too, not only the browser process.
+    { env: { ...process.env, DISPLAY: display.display }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => {
@@ -132,7 +162,7 @@ export function launchPlainChromium(
     userDataDir,
     output: () => output,
     async stop() {
-      await stopChild(child);
+      await stopProcessGroup(child);
       removeProfile(userDataDir);
     },
   };
