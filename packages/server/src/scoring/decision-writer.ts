@@ -260,6 +260,7 @@ function sqliteCommitter(database: Database): Committer {
  */
 export class WriterThread {
   private failed = false;
+  private closing = false;
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
@@ -280,8 +281,8 @@ export class WriterThread {
     // Keeps the process alive only while a commit is out (see commit()).
     this.worker.unref();
     this.worker.on('message', (answer: CommitAnswer) => this.settle(answer));
-    this.worker.on('error', () => this.fail());
-    this.worker.on('exit', () => this.fail());
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
   }
 
   commit(writes: BoundWrite[]): Promise<CommitResult> {
@@ -296,6 +297,7 @@ export class WriterThread {
 
   async close(): Promise<void> {
     if (this.failed) return;
+    this.closing = true;
     const exited = new Promise((resolve) => this.worker.once('exit', resolve));
     this.worker.postMessage({ type: 'close' });
     await exited;
@@ -310,8 +312,11 @@ export class WriterThread {
     else waiting.resolve(answer);
   }
 
-  private fail(): void {
+  private fail(err: Error): void {
+    if (this.failed) return;
     this.failed = true;
+    if (!this.closing)
+      process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
     for (const { writes, resolve, reject } of this.pending.values())
       this.fallback(writes).then(resolve, reject);
     this.pending.clear();
