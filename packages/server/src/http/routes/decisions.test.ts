@@ -120,6 +120,10 @@ describe('decision read API', () => {
       ['&eventType=purchase', 'querystring.eventType', ''],
       ['&cursor=bm9wZQ', 'querystring.cursor', ''],
       ['&from=yesterday', 'querystring.from', ''],
+      ['&from=2026-02-30T00:00:00Z', 'querystring.from', ''],
+      ['&to=2026-11-31', 'querystring.to', ''],
+      ['&from=2026-13-01', 'querystring.from', ''],
+      ['&from=Nov%2022%202026', 'querystring.from', ''],
       ['&sort=asc', 'querystring.sort', ''],
     ])('answers 400 for %s', async (query, path, url) => {
       const res = url ? await get(url) : await list(query);
@@ -237,6 +241,12 @@ describe('decision read API', () => {
     it('honours from/to and rejects bad windows', async () => {
       const empty = await get(`/api/stats?siteId=${w.site.id}&from=2000-01-01&to=2000-01-02`);
       expect(empty.json().data.total).toBe(0);
+      expect((await get(`/api/stats?siteId=${w.site.id}&from=2024-02-29&to=2024-03-01`)).statusCode).toBe(
+        200,
+      );
+      expect((await get(`/api/stats?siteId=${w.site.id}&from=2025-02-29&to=2025-03-01`)).statusCode).toBe(
+        400,
+      );
       expect((await get(`/api/stats?siteId=${w.site.id}&from=2000-01-02&to=2000-01-01`)).statusCode).toBe(
         400,
       );
