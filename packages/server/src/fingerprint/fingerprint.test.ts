@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import { FINGERPRINT, testSite } from '../scoring/test-fixtures.ts';
 import { createTestContext } from '../testing/context.ts';
 import { deviceIdFromEvidence, stableFingerprint } from './device-id.ts';
@@ -133,7 +132,13 @@ describe('registerFingerprint', () => {
     expect(await hardwareProfileOf(ctx.hotState, 'site_other', reg.device_id)).toBe('');
   });
 
-  it('refuses evidence that names no device', async () => {
-    await expect(registerFingerprint(ctx, testSite(), { fingerprint: {} })).rejects.toBeInstanceOf(ApiError);
+  it('registers evidence without a stable attribute as no device: device_id "", a token naming none', async () => {
+    const site = testSite();
+    const reg = await registerFingerprint(ctx, site, { fingerprint: {} });
+    expect(reg.device_id).toBe('');
+    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now())).toMatchObject({
+      status: 'valid',
+      deviceId: '',
+    });
   });
 });

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { deviceIdFromStable, stableFingerprint } from './device-id.ts';
 import { hardwareProfileFromStable, rememberHardwareProfile } from './hardware.ts';
@@ -13,9 +12,11 @@ export interface FingerprintRegistration {
 
 /**
  * POST /fingerprint and /verify/fingerprint (SPEC §4): device id from the stable evidence, and a
- * signed token naming the site and the device, valid 10 minutes. Evidence without a single stable
- * attribute cannot name a device: 400 validation_failed. The device's hardware profile
- * (hardware.ts) is remembered in hot state for the server-side events that carry the token.
+ * signed token naming the site and the device, valid 10 minutes. Everything inside `fingerprint`
+ * is optional (SPEC §10): evidence without a single stable attribute (a browser that blocks every
+ * probe) names no device, so `device_id` is "" (SPEC: no evidence, no device, nothing linked) and
+ * the token names none either. The device's hardware profile (hardware.ts) is remembered in hot
+ * state for the server-side events that carry the token.
  */
 export async function registerFingerprint(
   ctx: AppContext,
@@ -24,24 +25,17 @@ export async function registerFingerprint(
 ): Promise<FingerprintRegistration> {
   const stable = stableFingerprint(body.fingerprint);
   const deviceId = deviceIdFromStable(stable);
-  if (deviceId === '') {
-    throw new ApiError('validation_failed', 'The fingerprint carries no stable device attribute.', [
-      {
-        path: 'body.fingerprint',
-        message: 'needs at least one stable attribute (canvas_hash, webgl, audio_hash, fonts, screen, …)',
-      },
-    ]);
-  }
   const now = ctx.now();
   const expiresAt = now + TOKEN_TTL_MS;
   // The server side only sees the token: remember the device's hardware profile for it.
-  await rememberHardwareProfile(
-    ctx.hotState,
-    site.id,
-    deviceId,
-    hardwareProfileFromStable(stable),
-    now,
-  ).catch((err: unknown) => ctx.logger.warn({ err, siteId: site.id }, 'hardware profile not remembered'));
+  if (deviceId !== '')
+    await rememberHardwareProfile(
+      ctx.hotState,
+      site.id,
+      deviceId,
+      hardwareProfileFromStable(stable),
+      now,
+    ).catch((err: unknown) => ctx.logger.warn({ err, siteId: site.id }, 'hardware profile not remembered'));
   return {
     token: signToken(ctx.secret, site.id, deviceId, expiresAt),
     device_id: deviceId,

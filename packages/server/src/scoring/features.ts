@@ -184,7 +184,9 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   if (request.token !== undefined) {
     const check = verifyToken(ctx.secret, request.token, site.id, input.now);
     token = check.status;
-    if (check.status === 'valid') {
+    // A valid token that names no device (registered from evidence without a stable attribute)
+    // leaves the device to this request's own evidence.
+    if (check.status === 'valid' && check.deviceId !== '') {
       deviceId = check.deviceId;
       source = 'token';
     }

@@ -68,6 +68,32 @@ describe('fingerprint and challenge routes', () => {
     }
   });
 
+  it('registers a fingerprint without stable attributes as no device; scoring then uses its own evidence', async () => {
+    for (const [url, headers] of [
+      ['/fingerprint', browser()],
+      ['/verify/fingerprint', serverHeaders(w.site)],
+    ] as const) {
+      const res = await post(url, headers, { fingerprint: {} });
+      expect(res.statusCode, url).toBe(201);
+      expect(res.json().data).toMatchObject({ device_id: '', token: expect.any(String) });
+    }
+    const { token } = (await post('/fingerprint', browser(), { fingerprint: {} })).json().data;
+    const context = { event_type: 'login', account_id: 'acct_no_device' };
+    const bare = (await post('/verify', serverHeaders(w.site), { context, token })).json().data;
+    // A valid token of this site: no token penalty, and no device to name.
+    expect(bare.device_id).toBe('');
+    expect(
+      bare.signals.map((s: { rule: string }) => s.rule).filter((r: string) => r.startsWith('token')),
+    ).toEqual([]);
+    const withEvidence = await post('/verify', serverHeaders(w.site), {
+      context,
+      token,
+      fingerprint: FINGERPRINT,
+    });
+    const registered = (await post('/fingerprint', browser(), { fingerprint: FINGERPRINT })).json().data;
+    expect(withEvidence.json().data.device_id).toBe(registered.device_id);
+  });
+
   it('validates fingerprint bodies (missing fingerprint, too many behaviour samples)', async () => {
     const missing = await post('/fingerprint', browser(), { behavior: {} });
     expect(missing.json().error.details[0].path).toBe('body.fingerprint');
