@@ -134,6 +134,27 @@ describe('decision writer thread', () => {
     }
   });
 
+  it('lets a Kysely transaction that read first still write while the thread commits (BEGIN IMMEDIATE)', async () => {
+    const database = await openFileDatabase();
+    try {
+      const site = await createSite(database, 'pro');
+      const writer = new DecisionWriter(database);
+      let written: Promise<boolean> | undefined;
+      await database.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('sites').select('id').execute();
+        // The thread commits meanwhile (or waits for this transaction, which holds the write lock).
+        written = writer.write(decisionRow(site));
+        await new Promise((r) => setTimeout(r, 50));
+        await trx.updateTable('sites').set({ name: 'renamed' }).where('id', '=', site.siteId).execute();
+      });
+      expect(await written).toBe(true);
+      const row = await database.db.selectFrom('sites').select('name').executeTakeFirstOrThrow();
+      expect(row.name).toBe('renamed');
+    } finally {
+      await database.close();
+    }
+  });
+
   it('records the delivery of a webhook turned on between binding a batch and committing it', async () => {
     const database = await openFileDatabase();
     const other = new SqliteDatabase(database.sqliteFile!);
