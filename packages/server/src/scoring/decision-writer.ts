@@ -204,21 +204,22 @@ function commitStatements(database: Database) {
   const webhookOnNow = database.sqlite!.prepare(sql.webhookActive);
   const bindAll = (writes: DecisionWrite[]): BoundWrite[] => {
     const now = Date.now();
-    const on = new Map<string, boolean>();
+    // Per site of the batch: its webhook query's parameters, and whether the webhook is on now.
+    const sites = new Map<string, { params: unknown[]; on: boolean }>();
     return writes.map(({ row, key }) => {
       const siteId = row.site_id;
-      const webhookParams = webhookActive.bind({ siteId });
-      let webhookOn = on.get(siteId);
-      if (webhookOn === undefined) {
-        webhookOn = webhookOnNow.get(webhookParams) !== undefined;
-        on.set(siteId, webhookOn);
+      let site = sites.get(siteId);
+      if (!site) {
+        const params = webhookActive.bind({ siteId });
+        site = { params, on: webhookOnNow.get(params) !== undefined };
+        sites.set(siteId, site);
       }
       return {
         key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
         decision: decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }),
         siteId,
-        webhookActive: webhookParams,
-        delivery: webhookOn ? deliveryInsert.bind(deliveryRow(row, now)) : null,
+        webhookActive: site.params,
+        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now)) : null,
       };
     });
   };

@@ -1,8 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
-/** Events a person submits through a page form (the browser SDK runs there). */
-
 /** Fingerprint token and device evidence (SPEC §10: a bad token is evidence, not an error). */
 export const deviceEvidence: SignalFamily = {
   name: 'device_evidence',
