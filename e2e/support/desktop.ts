@@ -37,41 +37,25 @@ export function removeProfile(dir: string): void {
 }
 
 /**
- * Stop a chromium started in its own process group (`detached`), helpers included: SIGTERM to the
- * group, SIGKILL after `ms`, then wait until no process of the group is left (at most 5 s more), so
- * nothing writes into its profile any longer.
+ * Stop `child` — with `group`, every process of its group too (it was started `detached`, as
+ * chromium is, whose helpers write into its profile): SIGTERM, SIGKILL after `ms`, then wait (at
+ * most 5 s more) until none is left.
  */
-async function stopProcessGroup(child: ChildProcess, ms = 3000): Promise<void> {
-  const group = -child.pid!;
-  const alive = () => {
+async function stopProcess(child: ChildProcess, { group = false, ms = 3000 } = {}): Promise<void> {
+  const target = group ? -child.pid! : child.pid!;
+  const signal = (name: NodeJS.Signals | 0) => {
     try {
-      process.kill(group, 0);
+      process.kill(target, name);
       return true;
     } catch {
-      return false;
+      return false; // Gone already.
     }
   };
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(group, name);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  signal('SIGTERM');
-  for (let waited = 0; alive() && waited < ms + 5000; waited += 100) {
+  if (!signal('SIGTERM')) return;
+  for (let waited = 0; signal(0) && waited < ms + 5000; waited += 100) {
     if (waited === ms) signal('SIGKILL');
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function stopChild(child: ChildProcess, ms = 3000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  return Promise.race([exited, new Promise<void>((r) => setTimeout(r, ms))]).then(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
 }
 
 export interface VirtualDisplay {
@@ -110,7 +94,7 @@ export async function startXvfb(width = 1280, height = 1024): Promise<VirtualDis
       reject(new Error(`Xvfb exited (${code}): ${stderr}`));
     });
   });
-  return { display, width, height, stop: () => stopChild(child) };
+  return { display, width, height, stop: () => stopProcess(child) };
 }
 
 /** The flags of the plain visit: what a person's desktop launcher might pass, nothing of automation. */
@@ -162,7 +146,7 @@ export function launchPlainChromium(
     userDataDir,
     output: () => output,
     async stop() {
-      await stopProcessGroup(child);
+      await stopProcess(child, { group: true });
       removeProfile(userDataDir);
     },
   };
