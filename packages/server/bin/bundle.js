@@ -34,7 +34,6 @@ export async function bundle(entry, name) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      keepNames: true,
       external: thirdPartyDependencies(),
       logLevel: 'warning',
     });
