@@ -83,8 +83,20 @@ describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
     for (let i = 0; i < 5; i++) results.push(await state.rateLimit(key, 3, 60_000));
     expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, false]);
     expect(results[0]?.remaining).toBe(2);
-    expect(results[3]?.retryAfterMs).toBeGreaterThan(0);
+    expect(results[3]?.retryAfterMs).toBeGreaterThan(50_000);
     expect(results[3]?.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it('lets calls through again once the earlier ones have left the window', async () => {
+    const key = unique();
+    for (let i = 0; i < 3; i++) expect((await state.rateLimit(key, 3, 300)).allowed).toBe(true);
+    const refused = await state.rateLimit(key, 3, 300);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(300);
+    await new Promise((r) => setTimeout(r, 350));
+    const again = await Promise.all(Array.from({ length: 5 }, () => state.rateLimit(key, 3, 300)));
+    expect(again.map((r) => r.allowed).filter(Boolean)).toHaveLength(3);
   });
 
   it('stores values with a time to live', async () => {

@@ -53,7 +53,10 @@ export interface HotState {
   lock(key: string, holder: string, ttlMs: number): Promise<string | null>;
   /** Give the lock back, if `holder` still holds it. */
   unlock(key: string, holder: string): Promise<void>;
-  /** Fixed-window rate limit bucket: at most `limit` calls per `windowMs`. */
+  /**
+   * Sliding-log rate limit: at most `limit` calls in any span of `windowMs` (exact, not an
+   * approximation: the times of the calls in the window are kept). A refused call is not counted.
+   */
   rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   /** Plain values with a time to live. */
   get(key: string): MaybePromise<string | null>;

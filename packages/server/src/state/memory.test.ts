@@ -45,3 +45,33 @@ describe('memory hot state sweeping', () => {
     await state.close();
   });
 });
+
+describe('memory hot state rate limit', () => {
+  it('lets at most the limit through in any window, across a minute boundary (no double burst)', async () => {
+    let now = 57_500;
+    const state = new MemoryHotState(() => now);
+    for (let i = 0; i < 10; i++, now += 100)
+      expect((await state.rateLimit('login', 10, 60_000)).allowed).toBe(true);
+    now = 60_100; // a fixed calendar-minute window would start again here
+    const refused = await state.rateLimit('login', 10, 60_000);
+    expect(refused).toEqual({ allowed: false, remaining: 0, retryAfterMs: 57_500 + 60_000 - 60_100 });
+    now = 57_500 + 60_000; // the first call has left the window: one more, not ten
+    expect((await state.rateLimit('login', 10, 60_000)).allowed).toBe(true);
+    expect((await state.rateLimit('login', 10, 60_000)).allowed).toBe(false);
+    await state.close();
+  });
+
+  it('does not count refused calls, and forgets idle logs when swept', async () => {
+    let now = 0;
+    const state = new MemoryHotState(() => now);
+    await state.rateLimit('k', 1, 1_000);
+    for (let i = 0; i < 5; i++, now += 100)
+      expect((await state.rateLimit('k', 1, 1_000)).allowed).toBe(false);
+    now = 1_000;
+    expect(await state.rateLimit('k', 1, 1_000)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 });
+    now = 5_000;
+    state.sweep();
+    expect(state.size).toBe(0);
+    await state.close();
+  });
+});

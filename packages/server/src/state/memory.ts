@@ -21,11 +21,20 @@ function roll(w: Window, bucket: number): void {
   w.bucket = bucket;
 }
 
+/** The times of the calls a rate limit let through within its window: `times[head…]`, oldest first. */
+interface CallLog {
+  windowMs: number;
+  times: number[];
+  head: number;
+}
+
 /** In-process hot state for the embedded single-process default. */
 export class MemoryHotState implements HotState {
   private readonly values = new Map<string, Entry>();
-  /** Sliding-window counters and rate-limit buckets by `key:windowMs`: one lookup per operation. */
+  /** Sliding-window counters by `key:windowMs`: one lookup per operation. */
   private readonly counters = new Map<string, Window>();
+  /** Rate limits by `key:windowMs`. */
+  private readonly callLogs = new Map<string, CallLog>();
   private readonly sweeper: NodeJS.Timeout;
 
   readonly remembersSince: number;
@@ -68,12 +77,21 @@ export class MemoryHotState implements HotState {
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
-    const w = this.window(`rl:${key}`, windowMs, now);
-    if (w.current >= limit) {
-      return { allowed: false, remaining: 0, retryAfterMs: (w.bucket + 1) * windowMs - now };
+    const id = `${key}:${windowMs}`;
+    let log = this.callLogs.get(id);
+    if (!log) {
+      log = { windowMs, times: [], head: 0 };
+      this.callLogs.set(id, log);
     }
-    w.current++;
-    return { allowed: true, remaining: limit - w.current, retryAfterMs: 0 };
+    forgetBefore(log, now - windowMs);
+    const used = log.times.length - log.head;
+    if (used >= limit) {
+      // Free again when the oldest of the last `limit` calls leaves the window.
+      const oldest = log.times[log.times.length - limit] ?? now;
+      return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, oldest + windowMs - now) };
+    }
+    log.times.push(now);
+    return { allowed: true, remaining: limit - used - 1, retryAfterMs: 0 };
   }
 
   get(key: string): string | null {
@@ -122,11 +140,12 @@ export class MemoryHotState implements HotState {
 
   /** Values and counter windows held (expired ones included until swept). */
   get size(): number {
-    return this.values.size + this.counters.size;
+    return this.values.size + this.counters.size + this.callLogs.size;
   }
 
   private valueCursor: Iterator<[string, Entry]> | null = null;
   private counterCursor: Iterator<[string, Window]> | null = null;
+  private callLogCursor: Iterator<[string, CallLog]> | null = null;
 
   /**
    * Forget expired entries, at most `slice` of each map per call: a sweep of a few million keys in
@@ -143,6 +162,24 @@ export class MemoryHotState implements HotState {
       slice,
       (w) => Math.floor(now / w.windowMs) - w.bucket >= 2,
     );
+    this.callLogCursor = sweepSlice(
+      this.callLogs,
+      this.callLogCursor,
+      slice,
+      (log) => (log.times.at(-1) ?? 0) <= now - log.windowMs,
+    );
+  }
+}
+
+/** Drop the calls at or before `since` from the front of the log (compacting now and then). */
+function forgetBefore(log: CallLog, since: number): void {
+  while (log.head < log.times.length && (log.times[log.head] as number) <= since) log.head++;
+  if (log.head === log.times.length) {
+    log.times = [];
+    log.head = 0;
+  } else if (log.head >= 64 && log.head * 2 >= log.times.length) {
+    log.times = log.times.slice(log.head);
+    log.head = 0;
   }
 }
 

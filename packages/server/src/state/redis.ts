@@ -1,5 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
+
+/**
+ * Sliding-log rate limit in one step: forget the calls that left the window, count this one if
+ * fewer than the limit remain. KEYS: the log (a sorted set of call times). ARGV: now (ms),
+ * window (ms), limit, a unique member for this call. Returns {allowed 1|0, calls in the window
+ * after this one, the time of the oldest call that must leave before the next is allowed}.
+ */
+const RATE_LIMIT = `redis.call('zremrangebyscore', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+local used = redis.call('zcard', KEYS[1])
+local limit = tonumber(ARGV[3])
+if used < limit then
+  redis.call('zadd', KEYS[1], ARGV[1], ARGV[4])
+  redis.call('pexpire', KEYS[1], ARGV[2])
+  return {1, used + 1, 0}
+end
+local oldest = redis.call('zrange', KEYS[1], used - limit, used - limit, 'WITHSCORES')
+return {0, used, tonumber(oldest[2])}`;
 
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -62,16 +80,18 @@ export class RedisHotState implements HotState {
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = Date.now();
-    const bucket = Math.floor(now / windowMs);
-    const bucketKey = `${this.prefix}rl:${key}:${windowMs}:${bucket}`;
-    const result = await this.client
-      .multi()
-      .incr(bucketKey)
-      .pexpireat(bucketKey, (bucket + 1) * windowMs)
-      .exec();
-    const used = Number(result?.[0]?.[1] ?? 0);
-    if (used > limit) return { allowed: false, remaining: 0, retryAfterMs: (bucket + 1) * windowMs - now };
-    return { allowed: true, remaining: limit - used, retryAfterMs: 0 };
+    const member = `${now}:${randomUUID()}`;
+    const [allowed, used, oldest] = (await this.client.eval(
+      RATE_LIMIT,
+      1,
+      `${this.prefix}rl:${key}:${windowMs}`,
+      now,
+      windowMs,
+      limit,
+      member,
+    )) as [number, number, number];
+    if (allowed === 1) return { allowed: true, remaining: limit - used, retryAfterMs: 0 };
+    return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, oldest + windowMs - now) };
   }
 
   async get(key: string): Promise<string | null> {
