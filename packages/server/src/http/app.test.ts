@@ -69,6 +69,15 @@ describe('http basics', () => {
     expect(docs.body).toContain('swagger');
   });
 
+  it('answers a path that is not valid percent-encoding with validation_failed and its details', async () => {
+    const res = await t.app.inject('/api/sites/%E0%A4%A');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: 'url', message: 'is not valid percent-encoding' }],
+    });
+  });
+
   it('answers unknown routes with the error envelope and a request id', async () => {
     const res = await t.app.inject('/api/nope');
     expect(res.statusCode).toBe(404);
@@ -115,6 +124,25 @@ describe('body parsing and errors', () => {
     });
     expect(res.statusCode).toBe(415);
     expect(res.json().error.code).toBe('unsupported_media_type');
+  });
+
+  it('answers 415 for other JSON-based media types, and takes application/json with parameters', async () => {
+    for (const type of ['application/merge-patch+json', 'application/vnd.api+json', 'text/json']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/echo',
+        headers: { 'content-type': type },
+        payload: '{"a":1}',
+      });
+      expect(res.statusCode, type).toBe(415);
+    }
+    const res = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+      payload: '{"a":1}',
+    });
+    expect(res.json()).toEqual({ got: { a: 1 } });
   });
 
   it('answers 413 before 415 for an oversized body', async () => {

@@ -41,7 +41,10 @@ export function frameworkErrorHandler(
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply.status(404).send(errorBody('not_found', 'No resource has an id that long.'));
   } else if (error.code === 'FST_ERR_BAD_URL') {
-    reply.status(400).send(errorBody('validation_failed', 'The URL path is not valid percent-encoding.'));
+    const message = 'is not valid percent-encoding';
+    reply
+      .status(400)
+      .send(errorBody('validation_failed', `The URL path ${message}.`, [{ path: 'url', message }]));
   } else {
     reply.status(500).send(errorBody('internal_error', 'Something went wrong on our side.'));
   }
