@@ -33,7 +33,7 @@ const NAV: NavItem[] = [
   { name: 'lists', label: 'Lists', path: href('lists') },
   { name: 'sites', label: 'Sites', path: href('sites') },
   { name: 'webhooks', label: 'Webhooks', path: href('webhooks'), ownerOnly: true },
-  { name: 'members', label: 'Members', path: href('members') },
+  { name: 'members', label: 'Members', path: href('members'), ownerOnly: true },
   { name: 'sso', label: 'Single sign-on', path: href('sso'), ownerOnly: true },
 ];
 

@@ -4,7 +4,6 @@ import type { Member } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { Field } from '../components/Field.tsx';
-import { Pill } from '../components/Pill.tsx';
 import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
@@ -90,14 +89,12 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: string; onAdded: () 
 
 function MemberRow({
   member,
-  manage,
   isSelf,
   workspaceId,
   onChanged,
   onRemove,
 }: {
   member: Member;
-  manage: boolean;
   isSelf: boolean;
   workspaceId: string;
   onChanged: () => void;
@@ -122,57 +119,60 @@ function MemberRow({
         </div>
       </td>
       <td data-label="Role">
-        {manage ? (
-          <Select
-            ariaLabel={`Role of ${member.email}`}
-            value={member.role}
-            options={ROLES}
-            disabled={change.busy}
-            onChange={(v) => change.execute(v as Role)}
-          />
-        ) : (
-          <Pill value={member.role} />
-        )}
+        <Select
+          ariaLabel={`Role of ${member.email}`}
+          value={member.role}
+          options={ROLES}
+          disabled={change.busy}
+          onChange={(v) => change.execute(v as Role)}
+        />
       </td>
       <td data-label="Joined">{formatDateTime(member.joinedAt)}</td>
       <td className="actions">
-        {manage ? (
-          <button type="button" className="button small danger-outline" onClick={() => onRemove(member)}>
-            Remove
-          </button>
-        ) : null}
+        <button type="button" className="button small danger-outline" onClick={() => onRemove(member)}>
+          Remove
+        </button>
       </td>
     </tr>
   );
 }
 
+/** Members are the owner's (SPEC §6): the list shows every colleague's e-mail address. */
 export function MembersView() {
   const app = useApp();
   const workspaceId = app.workspace?.id;
-  const manage = app.can('members.manage');
+  return (
+    <section>
+      <h1>Members</h1>
+      {!workspaceId ? (
+        <Empty>No workspace selected.</Empty>
+      ) : !app.can('members.manage') ? (
+        <Empty>Only workspace owners see and manage members.</Empty>
+      ) : (
+        <MemberManager workspaceId={workspaceId} selfId={app.user.id} />
+      )}
+    </section>
+  );
+}
+
+function MemberManager({ workspaceId, selfId }: { workspaceId: string; selfId: string }) {
   const state = useAsync(
     (signal) =>
-      workspaceId
-        ? api.get<Member[]>(`/api/workspaces/${encodeURIComponent(workspaceId)}/members`, undefined, signal)
-        : Promise.resolve([]),
+      api.get<Member[]>(`/api/workspaces/${encodeURIComponent(workspaceId)}/members`, undefined, signal),
     [workspaceId],
   );
   const [removing, setRemoving] = useState<Member | null>(null);
   const remove = useAction(async (m: Member) => {
     await api.delete(
-      `/api/workspaces/${encodeURIComponent(workspaceId ?? '')}/members/${encodeURIComponent(m.userId)}`,
+      `/api/workspaces/${encodeURIComponent(workspaceId)}/members/${encodeURIComponent(m.userId)}`,
     );
     setRemoving(null);
     state.reload();
   });
   const members = state.data ?? [];
   return (
-    <section>
-      <h1>Members</h1>
-      <p className="muted">
-        Owners manage members; analysts write rules, lists and labels; viewers read.
-        {manage ? '' : ' Only owners can add, change or remove members.'}
-      </p>
+    <>
+      <p className="muted">Owners manage members; analysts write rules, lists and labels; viewers read.</p>
       {state.loading && !state.data ? <Loading label="Loading members…" /> : null}
       <ErrorMessage error={state.error} title="Could not load the members" />
       {state.data && members.length === 0 ? <Empty>No members.</Empty> : null}
@@ -182,16 +182,15 @@ export function MembersView() {
             <MemberRow
               key={m.userId}
               member={m}
-              manage={manage}
-              isSelf={m.userId === app.user.id}
-              workspaceId={workspaceId ?? ''}
+              isSelf={m.userId === selfId}
+              workspaceId={workspaceId}
               onChanged={state.reload}
               onRemove={setRemoving}
             />
           ))}
         </Table>
       ) : null}
-      {manage && workspaceId ? <AddMember workspaceId={workspaceId} onAdded={state.reload} /> : null}
+      <AddMember workspaceId={workspaceId} onAdded={state.reload} />
       <ConfirmDialog
         open={removing !== null}
         title="Remove member"
@@ -203,6 +202,6 @@ export function MembersView() {
       >
         Remove <strong>{removing?.email}</strong> from this workspace? Their access ends at once.
       </ConfirmDialog>
-    </section>
+    </>
   );
 }

@@ -11,7 +11,7 @@ export type Operation =
   | 'site.rotate_keys'
   | 'webhooks.manage'
   | 'sso.manage'
-  | 'members.manage';
+  | 'members.manage'; // list, add, change, remove members
 
 const MATRIX: Record<Operation, readonly Role[]> = {
   read: ['owner', 'analyst', 'viewer'],

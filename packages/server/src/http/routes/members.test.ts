@@ -25,7 +25,7 @@ describe('member routes', () => {
 
   describe('happy', () => {
     it('lists members with their roles', async () => {
-      const res = await t.app.inject({ url: members(w.workspaceId), headers: viewer.headers });
+      const res = await t.app.inject({ url: members(w.workspaceId), headers: w.owner.headers });
       expect(res.statusCode).toBe(200);
       const roles = Object.fromEntries(
         res.json().data.map((m: { email: string; role: string }) => [m.email, m.role]),
@@ -187,7 +187,9 @@ describe('member routes', () => {
     it('follows the permission matrix for every role', async () => {
       const target = await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'viewer' });
       const expected = {
-        list: { owner: 200, analyst: 200, viewer: 200 },
+        // SPEC §6: members are the owner's; the read row names sites, decisions, clusters, rules,
+        // lists and stats only (a member list is every colleague's e-mail address).
+        list: { owner: 200, analyst: 403, viewer: 403 },
         add: { owner: 201, analyst: 403, viewer: 403 },
         patch: { owner: 200, analyst: 403, viewer: 403 },
         remove: { owner: 200, analyst: 403, viewer: 403 },

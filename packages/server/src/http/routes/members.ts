@@ -73,14 +73,14 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
       ...auth,
       schema: {
         tags: ['members'],
-        summary: 'Members of a workspace',
+        summary: 'Members of a workspace, with their e-mail addresses (owner)',
         security: bearer,
         params: WorkspaceParams,
         response: { 200: Envelope(Type.Array(MemberSchema)) },
       },
     },
     async (request) => {
-      await requireWorkspace(ctx, principalOf(request), request.params.id, 'read');
+      await requireWorkspace(ctx, principalOf(request), request.params.id, 'members.manage');
       assertValid(request);
       return ok(await listMembers(db, request.params.id));
     },
