@@ -25,7 +25,7 @@ const store = new SqliteWebhookStore(process.env.RECEIVER_DB ?? './warden-webhoo
 /** The business effect: runs after acceptance, retried on failure, once per decision. */
 async function onDecision(event: DecisionCreatedEvent): Promise<void> {
   const { data } = event;
-  const action = data.metadata.action ?? 'unknown';
+  const action = data.metadata?.action ?? 'unknown';
   // A webhook alone never approves payment or fulfilment: flag, hold or notify only.
   if (action === 'block' || action === 'review') {
     process.stdout.write(

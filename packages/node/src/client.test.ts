@@ -47,6 +47,27 @@ const okBody = (data: unknown) => ({ success: true, data, timestamp: new Date().
 const decision = { request_id: 'req_1', action: 'allow', risk_score: 3 };
 
 describe('Warden client', () => {
+  it('treats a timeout or a reset while the answer body is read as no answer: a WardenError, retried', async () => {
+    const { baseUrl, seen } = await fakeWarden((_s, i, res) => {
+      if (i === 2) return json(res, 201, okBody(decision));
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"success":');
+      if (i === 1) setTimeout(() => res.destroy(), 20); // reset mid-body; the first one stalls
+    });
+    const warden = new Warden({ baseUrl, siteKey: 's', secretKey: 'k', timeoutMs: 300, retryBaseMs: 1 });
+    await expect(warden.verify({ context: { event_type: 'login', account_id: 'a' } })).resolves.toEqual(
+      decision,
+    );
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.body.idempotency_key)).size).toBe(1);
+
+    const once = new Warden({ baseUrl, siteKey: 's', secretKey: 'k', timeoutMs: 300, maxRetries: 0 });
+    seen.length = 0;
+    const err = await once.verify({ context: { event_type: 'login', account_id: 'a' } }).catch((e) => e);
+    expect(err).toBeInstanceOf(WardenError);
+    expect(err).toMatchObject({ status: 0, code: 'timeout' });
+  });
+
   it('sends keys, generates an idempotency key and reuses it on every retry (5xx, 429 + Retry-After)', async () => {
     const { baseUrl, seen } = await fakeWarden((_s, i, res) => {
       if (i === 0) json(res, 503, { success: false, error: { code: 'internal_error', message: 'x' } });

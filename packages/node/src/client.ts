@@ -127,6 +127,8 @@ export class Warden {
 
   private async once<T>(path: string, payload: string): Promise<T> {
     let res: Response;
+    let text: string;
+    // The answer is complete only with its body: a timeout or a reset while it is read is no answer.
     try {
       res = await this.fetchImpl(`${this.base}${path}`, {
         method: 'POST',
@@ -139,6 +141,7 @@ export class Warden {
         body: payload,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+      text = await res.text();
     } catch (err) {
       const timedOut = (err as { name?: string }).name === 'TimeoutError';
       // Refused: nothing was sent, so even a single-use call may be tried again.
@@ -149,7 +152,6 @@ export class Warden {
         timedOut ? 'timeout' : refused ? 'connection_refused' : 'network_error',
       );
     }
-    const text = await res.text();
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);

@@ -187,31 +187,51 @@ describe('createWebhookReceiver', () => {
     expect(memory.rows.get(d.id)).toMatchObject({ state: 'dead', attempts: 2, lastError: 'always' });
   });
 
+  /** A receiver whose downstream is down until `recover()`; `effects` lists what it processed. */
+  function downstreamReceiver(target: WebhookStore, maxProcessAttempts: number) {
+    const state = { failing: true, effects: [] as string[] };
+    const r = createWebhookReceiver({
+      secret,
+      store: target,
+      retryBaseMs: 0,
+      maxProcessAttempts,
+      process: async (x) => {
+        if (state.failing) throw new Error('downstream down');
+        state.effects.push(x.data.id);
+      },
+    });
+    return { r, effects: state.effects, recover: () => (state.failing = false) };
+  }
+
   it('lets a redelivery retry an effect that was dead-lettered (both stores)', async () => {
     for (const target of [store, new MemoryWebhookStore()] as WebhookStore[]) {
-      let failing = true;
-      const effects: string[] = [];
-      const r = createWebhookReceiver({
-        secret,
-        store: target,
-        retryBaseMs: 0,
-        maxProcessAttempts: 1,
-        process: async (x) => {
-          if (failing) throw new Error('downstream down');
-          effects.push(x.data.id);
-        },
-      });
+      const { r, effects, recover } = downstreamReceiver(target, 1);
       const first = event();
       await r.handle(delivery(first));
       await r.processDue();
       // The owner fixes the downstream and redelivers: same decision, a new delivery id.
-      failing = false;
+      recover();
       const again = { ...first, id: randomUUID() };
       expect((await r.handle(delivery(again))).status).toBe(202);
       await r.processDue();
       expect(effects).toEqual([first.data.id]);
       // Once processed, a further redelivery has no effect.
       await r.handle(delivery({ ...first, id: randomUUID() }));
+      await r.processDue();
+      expect(effects).toEqual([first.data.id]);
+    }
+  });
+
+  it('hands the effect to a delivery of the same decision that came while it was failing (both stores)', async () => {
+    for (const target of [store, new MemoryWebhookStore()] as WebhookStore[]) {
+      const { r, effects, recover } = downstreamReceiver(target, 2);
+      const first = event();
+      await r.handle(delivery(first));
+      await r.processDue(); // attempt 1 of 2 fails; still pending
+      // The dashboard test wraps the same decision meanwhile: acknowledged, kept as a duplicate.
+      expect((await r.handle(delivery({ ...first, id: randomUUID() }))).status).toBe(202);
+      await r.processDue(); // attempt 2 fails: dead letter, the duplicate takes over
+      recover();
       await r.processDue();
       expect(effects).toEqual([first.data.id]);
     }
@@ -283,6 +303,33 @@ describe('adapters', () => {
       big.end(Buffer.alloc(2 * 1024 * 1024, 32));
     });
     expect(status).toBe(413);
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('node:http writes the 202 before process() starts', async () => {
+    let headersSentWhenProcessing: boolean | undefined;
+    let response: http.ServerResponse | undefined;
+    const receiver = createWebhookReceiver({
+      secret,
+      store: new MemoryWebhookStore(),
+      process: async () => {
+        headersSentWhenProcessing = response?.headersSent;
+      },
+    });
+    receiver.start();
+    const handler = nodeHttpHandler(receiver);
+    const server = http.createServer((req, res) => {
+      response = res;
+      handler(req, res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const req = delivery(event());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const res = await fetch(url, { method: 'POST', headers: req.headers, body: req.rawBody });
+    expect(res.status).toBe(202);
+    await expect.poll(() => headersSentWhenProcessing).toBe(true);
+    await receiver.stop();
     server.closeAllConnections();
     server.close();
   });

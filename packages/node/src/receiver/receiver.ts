@@ -143,7 +143,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return { status: 500, body: { received: false, error: 'storage failed' } };
     }
     if (outcome === 'duplicate') return { status: 200, body: { received: true, duplicate: true } };
-    trigger();
+    // After the adapter has written the 202 (interface §6.5 rule 5): a slow process() never holds
+    // back the acknowledgement.
+    setImmediate(trigger);
     return { status: 202, body: { received: true } };
   }
 

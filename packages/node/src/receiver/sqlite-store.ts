@@ -34,6 +34,7 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly db: SqliteDatabase.Database;
   private readonly acceptTx: (event: DecisionCreatedEvent, receivedAt: number) => AcceptOutcome;
   private readonly claimTx: (limit: number, now: number, leaseMs: number) => EventRow[];
+  private readonly failTx: (deliveryId: string, error: string, next: number | null) => void;
 
   constructor(filename: string) {
     this.db = new SqliteDatabase(filename);
@@ -66,6 +67,25 @@ export class SqliteWebhookStore implements WebhookStore {
       for (const row of rows) lease.run(now + leaseMs, row.delivery_id);
       return rows;
     }).immediate as (limit: number, now: number, leaseMs: number) => EventRow[];
+    const fail = this.db.prepare(
+      `UPDATE warden_webhook_events SET attempts = attempts + 1, last_error = ?, lease_until = 0,
+         state = CASE WHEN ? IS NULL THEN 'dead' ELSE state END,
+         next_attempt_at = COALESCE(?, next_attempt_at)
+       WHERE delivery_id = ?`,
+    );
+    // A dead letter hands its effect to the newest business duplicate of the same data.id, if any.
+    const promoteSuccessor = this.db.prepare(
+      `UPDATE warden_webhook_events SET state = 'pending', next_attempt_at = 0
+       WHERE delivery_id = (
+         SELECT delivery_id FROM warden_webhook_events
+         WHERE state = 'duplicate'
+           AND decision_id = (SELECT decision_id FROM warden_webhook_events WHERE delivery_id = ?)
+         ORDER BY received_at DESC, rowid DESC LIMIT 1)`,
+    );
+    this.failTx = this.db.transaction((deliveryId: string, error: string, next: number | null) => {
+      fail.run(error.slice(0, 1000), next, next, deliveryId);
+      if (next === null) promoteSuccessor.run(deliveryId);
+    }).immediate as (deliveryId: string, error: string, next: number | null) => void;
   }
 
   async accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome> {
@@ -90,14 +110,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async markFailed(deliveryId: string, error: string, nextAttemptAtMs: number | null): Promise<void> {
-    this.db
-      .prepare(
-        `UPDATE warden_webhook_events SET attempts = attempts + 1, last_error = ?, lease_until = 0,
-           state = CASE WHEN ? IS NULL THEN 'dead' ELSE state END,
-           next_attempt_at = COALESCE(?, next_attempt_at)
-         WHERE delivery_id = ?`,
-      )
-      .run(error.slice(0, 1000), nextAttemptAtMs, nextAttemptAtMs, deliveryId);
+    this.failTx(deliveryId, error, nextAttemptAtMs);
   }
 
   /** State of one delivery (inspection, tests). */

@@ -18,13 +18,18 @@ export interface WebhookStore {
    * Store a verified delivery. 'duplicate' when this delivery id was stored before (transport
    * dedupe). A new delivery whose data.id was stored before is kept but never processed again
    * (business dedupe), unless that earlier one was dead-lettered: then the new one is processed
-   * (a redelivery is how an owner retries an effect that kept failing).
+   * (a redelivery is how an owner retries an effect that kept failing). One that arrived while the
+   * earlier one was still being tried takes over when it is dead-lettered (see markFailed).
    */
   accept(event: DecisionCreatedEvent, receivedAtMs: number): Promise<AcceptOutcome>;
   /** Reserve up to `limit` events due for processing (lease for `leaseMs`). */
   claimDue(limit: number, nowMs: number, leaseMs: number): Promise<StoredEvent[]>;
   markProcessed(deliveryId: string, nowMs: number): Promise<void>;
-  /** Record a failure; `nextAttemptAtMs === null` gives up (dead letter). */
+  /**
+   * Record a failure; `nextAttemptAtMs === null` gives up (dead letter). Then the newest delivery of
+   * the same data.id kept as a business duplicate, if any, becomes due: an acknowledged delivery is
+   * never dropped while its effect has not happened.
+   */
   markFailed(deliveryId: string, error: string, nextAttemptAtMs: number | null): Promise<void>;
   close?(): Promise<void> | void;
 }
@@ -86,9 +91,17 @@ export class MemoryWebhookStore implements WebhookStore {
     row.attempts += 1;
     row.lastError = error;
     row.leaseUntil = 0;
-    if (nextAttemptAtMs === null) {
-      row.state = 'dead';
-      this.decisions.delete(row.decisionId);
-    } else row.nextAttemptAt = nextAttemptAtMs;
+    if (nextAttemptAtMs !== null) {
+      row.nextAttemptAt = nextAttemptAtMs;
+      return;
+    }
+    row.state = 'dead';
+    let successor: MemoryRow | undefined;
+    for (const other of this.rows.values())
+      if (other.decisionId === row.decisionId && other.state === 'duplicate') successor = other;
+    if (successor) {
+      successor.state = 'pending';
+      successor.nextAttemptAt = 0;
+    } else this.decisions.delete(row.decisionId);
   }
 }
