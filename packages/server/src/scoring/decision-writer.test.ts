@@ -3,20 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, migrate, openDatabase } from '../storage/db.ts';
-import { type DialectName, openTestDatabase, testDialects } from '../testing/context.ts';
+import type { Database } from '../storage/db.ts';
+import {
+  type DialectName,
+  openFileTestDatabase,
+  openTestDatabase,
+  testDialects,
+} from '../testing/context.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
-import { DecisionWriter, WriterThread } from './decision-writer.ts';
-import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
-
-/** A migrated SQLite database file: the writer commits in its thread there. */
-async function openFileDatabase(): Promise<Database> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-'));
-  const database = openDatabase({ sqlitePath: path.join(dir, 'warden.db') });
-  await migrate(database);
-  database.onClose(async () => fs.rmSync(dir, { recursive: true, force: true }));
-  return database;
-}
+import { DecisionWriter } from './decision-writer.ts';
+import { canonicalBodyHash, IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { WriterThread } from './writer-thread.ts';
 
 const databases: Array<DialectName | 'sqlite file (writer thread)'> = [
   ...testDialects(),
@@ -27,7 +24,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
   let database: Database;
   beforeEach(async () => {
     database =
-      kind === 'sqlite file (writer thread)' ? await openFileDatabase() : await openTestDatabase(kind);
+      kind === 'sqlite file (writer thread)' ? await openFileTestDatabase() : await openTestDatabase(kind);
   });
   afterEach(() => database.close());
 
@@ -116,7 +113,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
 
 describe('decision writer thread', () => {
   it('commits on its own connection: the main connection writes nothing', async () => {
-    const database = await openFileDatabase();
+    const database = await openFileTestDatabase();
     try {
       const site = await createSite(database, 'pro');
       await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
@@ -135,7 +132,7 @@ describe('decision writer thread', () => {
   });
 
   it('lets a Kysely transaction that read first still write while the thread commits (BEGIN IMMEDIATE)', async () => {
-    const database = await openFileDatabase();
+    const database = await openFileTestDatabase();
     try {
       const site = await createSite(database, 'pro');
       const writer = new DecisionWriter(database);
@@ -156,7 +153,7 @@ describe('decision writer thread', () => {
   });
 
   it('records the delivery of a webhook turned on between binding a batch and committing it', async () => {
-    const database = await openFileDatabase();
+    const database = await openFileTestDatabase();
     const other = new SqliteDatabase(database.sqliteFile!);
     try {
       const site = await createSite(database, 'pro');
@@ -192,6 +189,29 @@ describe('decision writer thread', () => {
     expect(await thread.commit([write])).toEqual({ recorded: [true], queued: 0 });
     expect(await thread.commit([write, write])).toEqual({ recorded: [true, true], queued: 0 });
     expect(fallenBack).toHaveLength(3);
+    // Bodies are no longer hashed there: null tells the caller to hash the parsed body itself.
+    expect(await thread.bodyHash('{"a":1}')).toBeNull();
     await thread.close();
+  });
+
+  it('hashes request bodies as canonicalBodyHash does (keys in any order), off the main thread', async () => {
+    const database = await openFileTestDatabase();
+    const memory = await openTestDatabase('sqlite');
+    try {
+      const writer = new DecisionWriter(database);
+      const texts = [
+        '{"context":{"event_type":"login","account_id":"a"},"idempotency_key":"k"}',
+        '{ "idempotency_key": "k", "context": { "account_id": "a", "event_type": "login" } }',
+        '{"behavior":{"mouse":[[0,1,2],[16,3.5,-4]]},"context":{"event_type":"signup","account_id":"é"}}',
+      ];
+      const hashes = await Promise.all(texts.map((text) => writer.bodyHash(text)));
+      expect(hashes).toEqual(texts.map((text) => canonicalBodyHash(JSON.parse(text))));
+      expect(hashes[0]).toBe(hashes[1]);
+      // No thread (':memory:'): null, the caller hashes the parsed body.
+      expect(await new DecisionWriter(memory).bodyHash(texts[0]!)).toBeNull();
+    } finally {
+      await database.close();
+      await memory.close();
+    }
   });
 });

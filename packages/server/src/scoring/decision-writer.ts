@@ -1,7 +1,4 @@
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
-import { PACKAGES_DIR } from '../paths.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -14,6 +11,7 @@ import {
   decisionCommit,
 } from './decision-commit.mjs';
 import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
+import { type BoundCommitter, WriterThread } from './writer-thread.ts';
 
 /** A decision to record, with the idempotency key it completes (if the request had one). */
 interface DecisionWrite {
@@ -45,9 +43,23 @@ export class DecisionWriter {
   }> = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly commitBatch: Committer;
+  private readonly thread: WriterThread | undefined;
 
   constructor(database: Database) {
-    this.commitBatch = database.sqlite ? sqliteCommitter(database) : kyselyCommitter(database.db);
+    if (database.sqlite) {
+      const sqlite = sqliteCommitter(database);
+      this.commitBatch = sqlite.commit;
+      this.thread = sqlite.thread;
+    } else this.commitBatch = kyselyCommitter(database.db);
+  }
+
+  /**
+   * The idempotency hash of a request body given as its JSON text (canonicalBodyHash), computed in
+   * the writer thread. null where it cannot be (no thread: ':memory:', PostgreSQL; the thread
+   * failed): hash the parsed body here.
+   */
+  async bodyHash(text: string): Promise<string | null> {
+    return this.thread ? this.thread.bodyHash(text) : null;
   }
 
   /**
@@ -226,11 +238,7 @@ function commitStatements(database: Database) {
   return { sql, bindAll };
 }
 
-const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-writer.worker.mjs');
-
-type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
-
-function sqliteCommitter(database: Database): Committer {
+function sqliteCommitter(database: Database): { commit: Committer; thread?: WriterThread } {
   const { sql, bindAll } = commitStatements(database);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
@@ -239,92 +247,22 @@ function sqliteCommitter(database: Database): Committer {
     const commit = onThisThread;
     return database.db.connection().execute(async () => commit(writes));
   };
-  let commit = here;
-  if (database.sqliteFile) {
-    const thread = new WriterThread(database.sqliteFile, sql, here);
-    database.onClose(() => thread.close());
-    commit = (writes) => thread.commit(writes);
-  }
-  return async (writes) => {
-    try {
-      return await commit(bindAll(writes));
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 'WEBHOOK_TURNED_ON') throw err;
-      return commit(bindAll(writes));
-    }
-  };
+  // A webhook turned on after binding: bind the batch again, with its deliveries.
+  const rebinding =
+    (commit: BoundCommitter): Committer =>
+    async (writes) => {
+      try {
+        return await commit(bindAll(writes));
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'WEBHOOK_TURNED_ON') throw err;
+        return commit(bindAll(writes));
+      }
+    };
+  if (!database.sqliteFile) return { commit: rebinding(here) };
+  const thread = new WriterThread(database.sqliteFile, sql, here);
+  database.onClose(() => thread.close());
+  return { commit: rebinding((writes) => thread.commit(writes)), thread };
 }
-
-/**
- * The writer thread, and the commits it has not answered yet. Should the thread fail (it could not
- * open the file, say), its unanswered commits and every later one run on `fallback` instead.
- */
-export class WriterThread {
-  private failed = false;
-  private closing = false;
-  private readonly worker: Worker;
-  private readonly pending = new Map<
-    number,
-    { writes: BoundWrite[]; resolve(r: CommitResult): void; reject(e: Error): void }
-  >();
-  private nextId = 0;
-
-  constructor(
-    file: string,
-    sql: CommitStatements,
-    private readonly fallback: BoundCommitter,
-  ) {
-    this.worker = new Worker(WRITER_THREAD, {
-      workerData: { file, sql },
-      // It holds no data between commits: a small heap keeps the process's memory down.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
-    });
-    // Keeps the process alive only while a commit is out (see commit()).
-    this.worker.unref();
-    this.worker.on('message', (answer: CommitAnswer) => this.settle(answer));
-    this.worker.on('error', (err) => this.fail(err));
-    this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
-  }
-
-  commit(writes: BoundWrite[]): Promise<CommitResult> {
-    if (this.failed) return this.fallback(writes);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { writes, resolve, reject });
-      this.worker.postMessage({ id, writes });
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.failed) return;
-    this.closing = true;
-    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
-    this.worker.postMessage({ type: 'close' });
-    await exited;
-  }
-
-  private settle(answer: CommitAnswer): void {
-    const waiting = this.pending.get(answer.id);
-    if (!waiting) return;
-    this.pending.delete(answer.id);
-    if (this.pending.size === 0) this.worker.unref();
-    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error), { code: answer.code }));
-    else waiting.resolve(answer);
-  }
-
-  private fail(err: Error): void {
-    if (this.failed) return;
-    this.failed = true;
-    if (!this.closing)
-      process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
-    for (const { writes, resolve, reject } of this.pending.values())
-      this.fallback(writes).then(resolve, reject);
-    this.pending.clear();
-  }
-}
-
-type CommitAnswer = { id: number } & (CommitResult | { error: string; code?: string });
 
 function kyselyCommitter(db: Kysely<DB>): Committer {
   return (writes) =>

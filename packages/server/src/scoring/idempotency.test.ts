@@ -17,7 +17,11 @@ describe('canonical body hash', () => {
   });
 });
 
-describe('idempotency (SPEC §3)', () => {
+// On a database file the writer thread hashes single-event bodies; in memory this thread does.
+describe.each([
+  { where: 'in-memory SQLite', sqliteFile: false },
+  { where: 'a SQLite file (bodies hashed in the writer thread)', sqliteFile: true },
+])('idempotency (SPEC §3) on $where', ({ sqliteFile }) => {
   let gate: Promise<void> = Promise.resolve();
   let scored = 0;
   const engine = fakeEngine({
@@ -29,7 +33,7 @@ describe('idempotency (SPEC §3)', () => {
   let t: TestApp;
   let w: TestWorkspace;
   beforeAll(async () => {
-    t = await createScoringTestApp({ services: { engine } });
+    t = await createScoringTestApp({ services: { engine }, sqliteFile });
     w = await createTestWorkspace(t.ctx);
   });
   afterAll(() => t.close());

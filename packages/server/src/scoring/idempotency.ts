@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -41,35 +40,7 @@ type IdempotencyOutcome =
   /** `response`: the recorded Decision JSON. */
   | { kind: 'replay'; response: string };
 
-/** JSON with object keys sorted at every depth: equal after parsing ⇔ equal text. */
-export function canonicalJson(value: unknown): string {
-  // Numbers and strings first: behaviour samples make most of a body's values numbers.
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out += ',';
-      const item: unknown = value[i];
-      out += item === undefined ? 'null' : canonicalJson(item);
-    }
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  let out = '{';
-  for (const key of Object.keys(record).sort()) {
-    const item = record[key];
-    if (item === undefined) continue;
-    if (out.length > 1) out += ',';
-    out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
-  }
-  return `${out}}`;
-}
-
-export function canonicalBodyHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
+export { canonicalBodyHash, canonicalJson } from './canonical-json.mjs';
 
 const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
   db

@@ -28,6 +28,8 @@ export interface ScoreEventInput {
   route: IdempotencyRoute;
   /** The validated body (or batch item) exactly as received: hashed for idempotency. */
   body: ScoringRequest;
+  /** `body` as JSON text, when it is a whole request body: then the writer thread hashes it. */
+  bodyText?: string | undefined;
   /** Observed client IP and user agent (browser routes); ignored on server routes. */
   observedIp: string;
   observedUserAgent: string;
@@ -38,9 +40,17 @@ export interface ScoreEventResult {
   decision: Decision;
 }
 
+/** A header from the request's `headers` map (names compared case-insensitively), if sent. */
+function sentHeader(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  for (const key in headers) if (key.toLowerCase() === name) return headers[key];
+  return undefined;
+}
+
 /**
  * The request the engine sees. Browser routes: `login_succeeded` removed, IP and user agent
- * replaced by what the service observed. Server routes: the caller's trusted context as sent.
+ * replaced by what the service observed. Server routes: the caller's trusted context as sent; the
+ * user agent, when the context has none, from the `User-Agent` in the `headers` the caller observed.
  */
 export function engineRequest(input: ScoreEventInput): {
   request: ScoringRequest;
@@ -49,7 +59,8 @@ export function engineRequest(input: ScoreEventInput): {
 } {
   const { body } = input;
   if (input.surface === 'server') {
-    return { request: body, ip: body.context.ip_address ?? '', userAgent: body.context.user_agent ?? '' };
+    const userAgent = body.context.user_agent ?? sentHeader(body.headers, 'user-agent') ?? '';
+    return { request: body, ip: body.context.ip_address ?? '', userAgent };
   }
   const { login_succeeded: _claimed, ...context } = body.context;
   const request: ScoringRequest = {
@@ -127,6 +138,13 @@ function replayed(response: string): ScoreEventResult {
   return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
 }
 
+/** The body's canonical hash: from the writer thread when it can (a few per cent of a decision). */
+async function idempotencyHash(ctx: AppContext, input: ScoreEventInput): Promise<string> {
+  const hashed =
+    input.bodyText === undefined ? null : await decisionWriter(ctx.database).bodyHash(input.bodyText);
+  return hashed ?? canonicalBodyHash(input.body);
+}
+
 export async function scoreAndRecord(
   ctx: AppContext,
   engine: ScoringEngine,
@@ -138,7 +156,7 @@ export async function scoreAndRecord(
   let owned: OwnedKey | undefined;
   const key = input.body.idempotency_key;
   const scope = key === undefined ? undefined : { siteId, route: input.route, key };
-  const bodyHash = scope ? canonicalBodyHash(input.body) : '';
+  const bodyHash = scope ? await idempotencyHash(ctx, input) : '';
   if (scope) {
     const outcome = await beginIdempotent(ctx, scope, bodyHash, decisionId, now);
     if (outcome.kind === 'replay') return replayed(outcome.response);

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { Registry } from 'prom-client';
@@ -34,6 +37,18 @@ export function testHotStates(): Array<'memory' | 'redis'> {
   if (TEST_REDIS_URL) return ['memory', 'redis'];
   console.warn('[warden tests] Redis suites not run: set WARDEN_TEST_REDIS_URL to run them.');
   return ['memory'];
+}
+
+/**
+ * A migrated SQLite database file in a temporary directory (removed by close()): the decision
+ * writer runs in its thread there, as in production.
+ */
+export async function openFileTestDatabase(): Promise<Database> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-test-db-'));
+  const database = openDatabase({ sqlitePath: path.join(dir, 'warden.db') });
+  await migrate(database);
+  database.onClose(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  return database;
 }
 
 /** A migrated database: in-memory SQLite, or a fresh PostgreSQL schema dropped by close(). */
@@ -74,6 +89,8 @@ export function openTestHotState(
 
 export interface TestContextOptions {
   dialect?: DialectName;
+  /** SQLite in a file instead of in memory (the writer thread runs). */
+  sqliteFile?: boolean;
   hotState?: 'memory' | 'redis';
   env?: Record<string, string>;
   /** The clock of the context and of an in-memory hot state (default: the wall clock). */
@@ -84,7 +101,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const config: Config = loadConfig({ WARDEN_LOG_LEVEL: 'silent', WARDEN_SEED_DEMO: '0', ...options.env });
   return {
     config,
-    database: await openTestDatabase(options.dialect),
+    database: options.sqliteFile ? await openFileTestDatabase() : await openTestDatabase(options.dialect),
     hotState: openTestHotState(options.hotState, options.now),
     metrics: new Registry(),
     logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),

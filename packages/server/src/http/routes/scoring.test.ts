@@ -145,6 +145,24 @@ describe('POST /collect and /verify', () => {
       expect(call.ip).toBe('1.1.1.1');
       expect(call.userAgent).toBe('UA');
     });
+
+    it('server routes take the user agent from the observed headers when the context has none', async () => {
+      engine.calls.length = 0;
+      const ua = 'curl/8.5.0';
+      await verify({ context: { event_type: 'login', account_id: 'h' }, headers: { 'User-Agent': ua } });
+      await verify({
+        context: { event_type: 'login', account_id: 'h', user_agent: 'Context/1' },
+        headers: { 'user-agent': ua },
+      });
+      await verify({ context: { event_type: 'login', account_id: 'h' }, headers: { accept: '*/*' } });
+      expect(engine.calls.map((c) => c.userAgent)).toEqual([ua, 'Context/1', '']);
+      const [row] = await t.ctx.database.db
+        .selectFrom('decisions')
+        .select('user_agent')
+        .where('id', '=', engine.calls[0]!.decisionId)
+        .execute();
+      expect(row?.user_agent).toBe(ua);
+    });
   });
 
   describe('validation (400 validation_failed with details)', () => {

@@ -1,0 +1,39 @@
+// Canonical JSON and the idempotency body hash (SPEC §3: bodies compared after parsing, in
+// canonical form). Plain JavaScript, so that the decision writer thread can hash request bodies
+// too (decision-writer.worker.mjs) without a TypeScript loader.
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted at every depth: equal after parsing ⇔ equal text. */
+export function canonicalJson(value) {
+  // Numbers and strings first: behaviour samples make most of a body's values numbers.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const item = value[i];
+      out += item === undefined ? 'null' : canonicalJson(item);
+    }
+    return `${out}]`;
+  }
+  let out = '{';
+  for (const key of Object.keys(value).sort()) {
+    const item = value[key];
+    if (item === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
+}
+
+/** SHA-256 (hex) of the canonical JSON of a parsed body. */
+export function canonicalBodyHash(body) {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/** canonicalBodyHash of a body still as JSON text. */
+export function canonicalTextHash(text) {
+  return canonicalBodyHash(JSON.parse(text));
+}
