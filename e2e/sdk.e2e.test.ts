@@ -164,10 +164,12 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     const page = await openDemo();
     const name = await page.evaluate(`(async () => {
       const w = window.wardenDemo.warden;
-      const challenge = await w.challenge(24);
+      // A tampered hash has no nonce, so the solve cannot finish before the abort (a real
+      // challenge's nonce is random and sometimes lies in the first chunk).
+      const challenge = { ...(await w.challenge(24)), challenge: '0'.repeat(64) };
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 150);
-      try { await w.solveChallenge(challenge, { signal: controller.signal }); return 'solved'; }
+      const options = { signal: controller.signal, onProgress: () => controller.abort() };
+      try { await w.solveChallenge(challenge, options); return 'solved'; }
       catch (e) { return e.name; }
     })()`);
     expect(name).toBe('AbortError');
