@@ -92,6 +92,7 @@ describe('body parsing and errors', () => {
   installBodyParsing(app);
   installErrorHandling(app);
   app.post('/echo', { bodyLimit: 1024 }, async (req) => ({ got: req.body }));
+  app.post('/takes-body', { schema: { body: { type: 'object' } } }, async (req) => ({ got: req.body }));
   app.post('/boom', async () => {
     throw new Error('database password is hunter2');
   });
@@ -113,6 +114,18 @@ describe('body parsing and errors', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('invalid_json');
+  });
+
+  it('answers invalid_json for an empty JSON body where the route reads a body, and no body elsewhere', async () => {
+    for (const payload of ['', '  \n']) {
+      const headers = { 'content-type': 'application/json' };
+      const reads = await app.inject({ method: 'POST', url: '/takes-body', headers, payload });
+      expect(reads.statusCode).toBe(400);
+      expect(reads.json().error.code).toBe('invalid_json');
+      const none = await app.inject({ method: 'POST', url: '/echo', headers, payload });
+      expect(none.statusCode).toBe(200);
+      expect(none.json()).toEqual({});
+    }
   });
 
   it('answers 415 for other media types', async () => {

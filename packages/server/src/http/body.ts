@@ -25,7 +25,11 @@ export function installBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/json(\s*;.*)?$/i, { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (BLANK.test(text)) return done(null, undefined);
+    if (BLANK.test(text)) {
+      // No body at all where the route reads one is "not JSON" (SPEC §1); elsewhere it is no body.
+      if (request.routeOptions.schema?.body === undefined) return done(null, undefined);
+      return done(new ApiError('invalid_json', 'The request body is empty; send a JSON value.'), undefined);
+    }
     request.jsonText = text;
     try {
       done(null, JSON.parse(text));

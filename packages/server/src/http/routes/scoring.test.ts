@@ -292,6 +292,14 @@ describe('POST /collect and /verify', () => {
         payload: '{',
       });
       expect(json.json().error.code).toBe('invalid_json');
+      const empty = await t.app.inject({
+        method: 'POST',
+        url: '/api/antibot/verify',
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().error.code).toBe('invalid_json');
     });
 
     it('site key, then secret or origin, then validation', async () => {
