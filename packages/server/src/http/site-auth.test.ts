@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { createTestApp, type TestApp } from '../testing/context.ts';
 import { BROWSER_ORIGIN, browserHeaders, loginEvent, serverHeaders } from '../testing/scoring-app.ts';
-import { rotateSiteKeys } from '../workspace/sites.ts';
+import { SITE_KEY_CACHE_TTL_MS } from '../workspace/site-key-cache.ts';
+import { rotateSiteKeys, updateSite } from '../workspace/sites.ts';
+import { setPlan } from '../workspace/workspaces.ts';
 
 describe('site auth of the scoring routes', () => {
   let t: TestApp;
@@ -192,5 +194,52 @@ describe('site auth of the scoring routes', () => {
     const oldSecret = await verify({ 'x-site-key': keys.siteKey, 'x-secret-key': rotating.site.secretKey });
     expect(oldSecret.json().error.code).toBe('invalid_secret_key');
     expect((await verify(serverHeaders(keys))).statusCode).toBe(201);
+  });
+
+  // The embedded database remembers lookups by key (workspace/site-key-cache.ts): every change
+  // made through the workspace functions must still show on the very next request.
+  it('sees a changed origin list and plan on the next request', async () => {
+    const changing = await createTestWorkspace(t.ctx, { origins: [BROWSER_ORIGIN] });
+    expect((await collect(browserHeaders(changing.site.siteKey))).statusCode).toBe(201);
+    const row = await t.ctx.database.db
+      .selectFrom('sites')
+      .selectAll()
+      .where('id', '=', changing.site.id)
+      .executeTakeFirstOrThrow();
+    await updateSite(t.ctx.database.db, row, { allowedOrigins: ['https://moved.example'] }, Date.now());
+    const moved = await collect(browserHeaders(changing.site.siteKey));
+    expect(moved.json().error.code).toBe('origin_not_allowed');
+
+    const before = await verify(serverHeaders(changing.site));
+    expect(before.json().data.identity).toBeUndefined();
+    await setPlan(t.ctx.database.db, changing.workspaceId, 'pro', Date.now());
+    expect((await verify(serverHeaders(changing.site))).json().data.identity).toBeDefined();
+  });
+
+  it('sees a change made outside this process within the cache lifetime', async () => {
+    let now = Date.now();
+    const clocked = await createTestApp({ now: () => now });
+    try {
+      const elsewhere = await createTestWorkspace(clocked.ctx, { origins: [BROWSER_ORIGIN] });
+      const post = () =>
+        clocked.app.inject({
+          method: 'POST',
+          url: '/api/antibot/verify',
+          headers: serverHeaders(elsewhere.site),
+          payload: loginEvent(),
+        });
+      expect((await post()).json().data.identity).toBeUndefined();
+      // As `warden workspace plan` in another process would: no sitesChanged() here.
+      await clocked.ctx.database.db
+        .updateTable('workspaces')
+        .set({ plan: 'pro' })
+        .where('id', '=', elsewhere.workspaceId)
+        .execute();
+      expect((await post()).json().data.identity).toBeUndefined();
+      now += SITE_KEY_CACHE_TTL_MS;
+      expect((await post()).json().data.identity).toBeDefined();
+    } finally {
+      await clocked.close();
+    }
   });
 });

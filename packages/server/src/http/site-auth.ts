@@ -3,9 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError, errorBody } from '../errors.ts';
+import type { Database } from '../storage/db.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
+import { SiteKeyCache, siteGeneration } from '../workspace/site-key-cache.ts';
 import { parseOrigins } from '../workspace/sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
@@ -15,8 +17,9 @@ import { sha256Hex } from '../workspace/tokens.ts';
  * Server routes: `X-Site-Key` + `X-Secret-Key`, compared in constant time.
  * Runs as a preValidation hook: after 413/415/invalid_json, before schema validation.
  *
- * Sites are looked up on every request (one indexed query, no cache): a rotated key stops
- * working at once in every process (interface §5 rule 6).
+ * Sites are looked up by key on every request: one indexed query on PostgreSQL, remembered on the
+ * embedded SQLite database until a site or workspace changes (workspace/site-key-cache.ts). Either
+ * way a rotated key stops working at once (interface §5 rule 6).
  */
 export type Surface = 'browser' | 'server';
 
@@ -43,16 +46,35 @@ const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
     .where('sites.site_key', '=', arg('siteKey')),
 );
 
+/** Per SQLite database: lookups remembered (workspace/site-key-cache.ts explains why it is exact). */
+const caches = new WeakMap<Database, SiteKeyCache<ScoringSite>>();
+
+function cacheOf(database: Database): SiteKeyCache<ScoringSite> | undefined {
+  if (database.dialect !== 'sqlite') return undefined;
+  let cache = caches.get(database);
+  if (!cache) {
+    cache = new SiteKeyCache();
+    caches.set(database, cache);
+  }
+  return cache;
+}
+
 export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
   if (siteKey.length > 256) return undefined;
+  const cache = cacheOf(ctx.database);
+  const remembered = cache?.get(siteKey, ctx.now());
+  if (remembered) return remembered;
+  const generation = siteGeneration();
   const [row] = (await siteByKey(ctx.database.db, { siteKey })).rows;
   if (!row) return undefined;
   const { workspace_plan, workspace_demo, ...site } = row;
-  return {
+  const found: ScoringSite = {
     site,
     workspace: { id: site.workspace_id, plan: workspace_plan, demo: Number(workspace_demo) === 1 },
     allowedOrigins: parseOrigins(site.allowed_origins),
   };
+  cache?.set(siteKey, found, ctx.now(), generation);
+  return found;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -8,7 +8,7 @@ import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import type { Plan, Role } from '../workspace/permissions.ts';
 import { createSite as createSite_ } from '../workspace/sites.ts';
 import { issueAccessToken, sha256Hex } from '../workspace/tokens.ts';
-import { createWorkspace } from '../workspace/workspaces.ts';
+import { createWorkspace, setPlan as setWorkspacePlan } from '../workspace/workspaces.ts';
 import { newWebhookSecret } from './signer.ts';
 
 export interface SiteFixture {
@@ -29,7 +29,7 @@ export async function createSite(database: Database, plan: Plan = 'pro', demo = 
 }
 
 export async function setPlan(database: Database, workspaceId: string, plan: Plan): Promise<void> {
-  await database.db.updateTable('workspaces').set({ plan }).where('id', '=', workspaceId).execute();
+  await setWorkspacePlan(database.db, workspaceId, plan, Date.now());
 }
 
 /** Save a webhook row directly (the route validates URLs; fixtures may point at loopback). */

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import { sitesChanged } from './site-key-cache.ts';
 import { sha256Hex } from './tokens.ts';
 
 /** Per-site settings; stored as JSON text in `sites.settings`. */
@@ -150,6 +151,7 @@ export async function updateSite(
     })
     .where('id', '=', site.id)
     .execute();
+  sitesChanged();
   return next;
 }
 
@@ -169,5 +171,6 @@ export async function rotateSiteKeys(db: Kysely<DB>, siteId: string, now: number
     })
     .where('id', '=', siteId)
     .execute();
+  sitesChanged();
   return keys;
 }

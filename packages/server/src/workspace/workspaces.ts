@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { MembershipsTable, WorkspacesTable } from '../storage/schema.ts';
 import type { Plan, Role } from './permissions.ts';
+import { sitesChanged } from './site-key-cache.ts';
 
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise'];
 
@@ -50,6 +51,7 @@ export async function setPlan(db: Kysely<DB>, id: string, plan: Plan, now: numbe
     .set({ plan, updated_at: now })
     .where('id', '=', id)
     .executeTakeFirst();
+  sitesChanged();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -1,0 +1,56 @@
+/**
+ * Scoring looks its site up by key on every request. On the embedded SQLite database that query
+ * costs about 35 µs, mostly re-reading pages: SQLite drops a connection's page cache whenever
+ * another connection wrote, and the decision writer thread commits every few milliseconds.
+ *
+ * So on SQLite the lookups are remembered. That is exact because a SQLite file has one serving
+ * process (PostgreSQL is required for more), and every change to sites and workspaces goes through
+ * workspace/sites.ts and workspace/workspaces.ts, which call `sitesChanged()`: a rotated key stops
+ * working at once (interface §5 rule 6). Entries also expire after `SITE_KEY_CACHE_TTL_MS`, which
+ * bounds how long a CLI command run beside the server (`warden workspace plan`) goes unseen.
+ * Unknown keys are not remembered. PostgreSQL never caches (several processes share it).
+ */
+export const SITE_KEY_CACHE_TTL_MS = 5_000;
+const MAX_ENTRIES = 1_000;
+
+/** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */
+let generation = 0;
+
+export function sitesChanged(): void {
+  generation++;
+}
+
+interface Remembered<T> {
+  value: T;
+  until: number;
+}
+
+export class SiteKeyCache<T> {
+  private readonly entries = new Map<string, Remembered<T>>();
+  private generation = generation;
+
+  get(key: string, now: number): T | undefined {
+    if (this.generation !== generation) {
+      this.entries.clear();
+      this.generation = generation;
+      return undefined;
+    }
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.until > now) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Remember `value`, unless a change happened since the caller's `get` (it may predate it). */
+  set(key: string, value: T, now: number, seenGeneration: number): void {
+    if (seenGeneration !== generation) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
+  }
+}
+
+/** The current generation: read it before a lookup and hand it to `set` after. */
+export function siteGeneration(): number {
+  return generation;
+}
