@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 
 /**
  * Scoring rate limits (SPEC §8, §10): browser routes per site per client IP, server routes per
- * site, one-second fixed windows in the shared hot state (Redis in scale mode). A batch request
+ * site, one-second sliding logs in the shared hot state (Redis in scale mode). A batch request
  * counts once. Refusals are 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
  */
 export const RATE_WINDOW_MS = 1000;
