@@ -11,6 +11,7 @@ import {
   type ChallengeDescriptor,
   issueChallenge,
   MAX_WRONG_ANSWERS,
+  sweepUsedChallenges,
   verifyChallenge,
 } from './index.ts';
 
@@ -97,26 +98,41 @@ describe('issue and verify', () => {
     expect(again).toEqual({ valid: false, reason: 'already_used', challenge_id: d.challenge_id });
   });
 
-  it('stays single-use across a restart of an in-process hot state: older challenges count as expired', async () => {
-    const d = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
-    const n = await solve(d);
-    expect((await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: n })).valid).toBe(true);
+  it('stays single-use across a restart of an in-process hot state, and unused challenges still verify', async () => {
+    const used = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
+    const n = await solve(used);
+    expect((await verifyChallenge(ctx, site, { challenge_id: used.challenge_id, nonce: n })).valid).toBe(
+      true,
+    );
+    const unused = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
+    const m = await solve(unused);
     // Restart: same secret and database, a new (empty) in-memory hot state.
     clock += 1000;
     await ctx.hotState.close();
     ctx.hotState = new MemoryHotState(() => clock);
-    expect(await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: n })).toEqual({
+    expect(await verifyChallenge(ctx, site, { challenge_id: used.challenge_id, nonce: n })).toEqual({
       valid: false,
-      reason: 'expired',
-      challenge_id: d.challenge_id,
+      reason: 'already_used',
+      challenge_id: used.challenge_id,
     });
-    // Challenges issued after the restart verify as usual, once.
-    const e = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
-    const m = await solve(e);
-    expect((await verifyChallenge(ctx, site, { challenge_id: e.challenge_id, nonce: m })).valid).toBe(true);
-    expect((await verifyChallenge(ctx, site, { challenge_id: e.challenge_id, nonce: m })).reason).toBe(
+    expect((await verifyChallenge(ctx, site, { challenge_id: unused.challenge_id, nonce: m })).valid).toBe(
+      true,
+    );
+    expect((await verifyChallenge(ctx, site, { challenge_id: unused.challenge_id, nonce: m })).reason).toBe(
       'already_used',
     );
+  });
+
+  it('forgets recorded uses once their challenges have expired', async () => {
+    const d = await issueChallenge(ctx, site, { difficulty: 8, ip: '198.51.100.1' });
+    expect(
+      (await verifyChallenge(ctx, site, { challenge_id: d.challenge_id, nonce: await solve(d) })).valid,
+    ).toBe(true);
+    const rows = () => ctx.database.db.selectFrom('used_challenges').selectAll().execute();
+    expect(await rows()).toHaveLength(1);
+    expect(await sweepUsedChallenges(ctx.database.db, Date.parse(d.expires_at) - 1)).toBe(0);
+    expect(await sweepUsedChallenges(ctx.database.db, Date.parse(d.expires_at))).toBe(1);
+    expect(await rows()).toHaveLength(0);
   });
 
   it('uses the floor (default 14) when no difficulty is asked', async () => {

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { DB } from '../storage/db.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 import { effectiveDifficulty, siteFloor } from './difficulty.ts';
@@ -10,7 +12,8 @@ export { parseDifficulty } from './difficulty.ts';
  * Proof-of-work in the ALTCHA v1 form (SPEC §5). The challenge is stateless: `challenge_id`
  * carries the salt, the expiry and the difficulty, bound to the site by an HMAC, and the secret
  * number n is derived from the same key, so any process verifies any challenge. Single use is
- * the one shared bit of state: `claimOnce` in hot state (Redis in scale mode).
+ * the one shared bit of state: `claimOnce` in hot state (Redis in scale mode), and with the
+ * in-process hot state also a `used_challenges` row, which outlives a restart.
  */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Wrong answers a challenge tolerates before it is burned (stops enumerating n through verify). */
@@ -139,9 +142,6 @@ export async function verifyChallenge(
   }
   const now = ctx.now();
   if (now >= parsed.expiresAt) return fail('expired');
-  // Issued before the hot state began remembering (an in-process store, restarted since): whether
-  // it was used cannot be known, so it counts as expired and the client asks for a new one.
-  if (parsed.expiresAt - CHALLENGE_TTL_MS < ctx.hotState.remembersSince) return fail('expired');
   const usedKey = `pow:used:${site.id}:${parsed.salt}`;
   const ttl = parsed.expiresAt - now + 60_000;
   const n = parseNonce(proof.nonce);
@@ -152,5 +152,27 @@ export async function verifyChallenge(
     return fail('invalid_proof');
   }
   if (!(await ctx.hotState.claimOnce(usedKey, ttl))) return fail('already_used');
+  if (!(await recordUse(ctx, site.id, parsed))) return fail('already_used');
   return { valid: true, challenge_id: id, verified_at: new Date(now).toISOString() };
+}
+
+/**
+ * With a hot state that began empty when this process started (the in-process store), a use is
+ * also recorded in `used_challenges`, so that a restart does not forget it; false when the row
+ * was there already (used before the restart). A shared store (Redis) outlives processes alone.
+ */
+async function recordUse(ctx: AppContext, siteId: string, parsed: ParsedId): Promise<boolean> {
+  if (ctx.hotState.remembersSince === 0) return true;
+  const result = await ctx.database.db
+    .insertInto('used_challenges')
+    .values({ site_id: siteId, salt: parsed.salt, expires_at: parsed.expiresAt })
+    .onConflict((oc) => oc.columns(['site_id', 'salt']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Forget recorded uses of challenges that have expired (they are refused as expired anyway). */
+export async function sweepUsedChallenges(db: Kysely<DB>, now: number): Promise<number> {
+  const result = await db.deleteFrom('used_challenges').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -33,8 +33,8 @@ export function allOf<T extends readonly unknown[]>(
 export interface HotState {
   /**
    * Since when this store remembers what it was told (epoch ms): the moment an in-process store
-   * was created, 0 for a shared store that outlives processes. Single-use ids issued before it
-   * (a proof-of-work challenge) cannot be known unused, so they are refused.
+   * was created, 0 for a shared store that outlives processes. When it is not 0, a use that must
+   * outlive a restart (a proof-of-work challenge's) is also recorded in the database.
    */
   readonly remembersSince: number;
   /**

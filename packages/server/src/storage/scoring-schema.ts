@@ -46,7 +46,16 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** A proof-of-work challenge used once (migration 010), kept until it expires. */
+export interface UsedChallengesTable {
+  site_id: string;
+  /** The challenge's salt: unique per issued challenge. */
+  salt: string;
+  expires_at: number;
+}
+
 export interface ScoringTables {
   decisions: DecisionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  used_challenges: UsedChallengesTable;
 }

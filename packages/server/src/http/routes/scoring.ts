@@ -1,4 +1,5 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
+import { sweepUsedChallenges } from '../../challenge/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
 import { sweepIdempotencyKeys } from '../../scoring/idempotency.ts';
@@ -75,6 +76,9 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
   const sweeper = setInterval(() => {
     sweepIdempotencyKeys(ctx.database.db, ctx.now()).catch((err: unknown) =>
       ctx.logger.warn({ err }, 'idempotency sweep failed'),
+    );
+    sweepUsedChallenges(ctx.database.db, ctx.now()).catch((err: unknown) =>
+      ctx.logger.warn({ err }, 'used challenge sweep failed'),
     );
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
