@@ -29,6 +29,34 @@ export function validationError(issues: readonly ValidationIssue[], context: str
 }
 
 /**
+ * Past the limit, this much more of an oversized body is still read (and dropped) after the 413.
+ * Closing at once, as Fastify does, resets a connection the client is still writing to, and many
+ * clients (Node's fetch among them) then report a broken pipe instead of the 413 they were sent.
+ */
+export const OVERSIZED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * 413, then the rest of the body read and dropped, so the connection ends cleanly. Nothing is
+ * buffered. A body declared or found larger than the drain allowance still closes the connection.
+ */
+function tooLarge(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const raw = request.raw;
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (!raw.complete && declared <= OVERSIZED_BODY_DRAIN_BYTES) {
+    reply.removeHeader('connection');
+    let drained = 0;
+    raw.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > OVERSIZED_BODY_DRAIN_BYTES) raw.socket.destroy();
+    });
+    raw.resume();
+  }
+  return reply
+    .status(413)
+    .send(errorBody('payload_too_large', 'The request body is over the limit of this route.'));
+}
+
+/**
  * Errors Fastify raises while routing, before any hook or handler (its `frameworkErrors` option):
  * answered in the same envelope as every other error. A path segment longer than the router's
  * limit names nothing (404); a path that is not valid percent-encoding is a bad request.
@@ -65,9 +93,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply
-          .status(413)
-          .send(errorBody('payload_too_large', 'The request body is over the limit of this route.'));
+        return tooLarge(request, reply);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return reply
@@ -81,11 +107,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return reply.status(400).send(errorBody('invalid_json', 'The request body is not valid JSON.'));
     }
-    if (fe.statusCode === 413) {
-      return reply
-        .status(413)
-        .send(errorBody('payload_too_large', 'The request body is over the limit of this route.'));
-    }
+    if (fe.statusCode === 413) return tooLarge(request, reply);
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       request.log.info({ err: fe }, 'client error');
       return reply.status(400).send(errorBody('validation_failed', fe.message));
