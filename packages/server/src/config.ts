@@ -15,7 +15,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** redis://… switches hot state (counters, single-use ids, rate limits) to Redis. */
   redisUrl: string | undefined;
-  /** HMAC key for access tokens and fingerprint tokens; generated into dataDir when unset. */
+  /** HMAC key for access tokens and fingerprint tokens; generated and kept in the database when unset. */
   secret: string | undefined;
   /** Proxies whose X-Forwarded-For is trusted (IPs or CIDRs). Empty: the socket address is the client. */
   trustedProxies: string[];
