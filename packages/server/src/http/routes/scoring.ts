@@ -61,6 +61,11 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
 }
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** Scoring records kept only until they expire, and what forgets them. */
+const SWEEPS = [
+  ['idempotency keys', sweepIdempotencyKeys],
+  ['used challenges', sweepUsedChallenges],
+] as const;
 
 export async function scoringApi(app: App, ctx: AppContext, services: ScoringServices): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
@@ -74,12 +79,10 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
     app.options(`${ANTIBOT_PREFIX}${path}`, { schema: { hide: true } }, preflight);
 
   const sweeper = setInterval(() => {
-    sweepIdempotencyKeys(ctx.database.db, ctx.now()).catch((err: unknown) =>
-      ctx.logger.warn({ err }, 'idempotency sweep failed'),
-    );
-    sweepUsedChallenges(ctx.database.db, ctx.now()).catch((err: unknown) =>
-      ctx.logger.warn({ err }, 'used challenge sweep failed'),
-    );
+    for (const [records, sweep] of SWEEPS)
+      sweep(ctx.database.db, ctx.now()).catch((err: unknown) =>
+        ctx.logger.warn({ err, records }, 'sweep of expired scoring records failed'),
+      );
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
