@@ -7,7 +7,7 @@ import type { Database } from '../storage/db.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
-import { SiteKeyCache, siteGeneration } from '../workspace/site-key-cache.ts';
+import { SiteKeyCache } from '../workspace/site-key-cache.ts';
 import { parseOrigins } from '../workspace/sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
@@ -61,20 +61,20 @@ function cacheOf(database: Database): SiteKeyCache<ScoringSite> | undefined {
 
 export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
   if (siteKey.length > 256) return undefined;
+  const load = () => loadSite(ctx.database, siteKey);
   const cache = cacheOf(ctx.database);
-  const remembered = cache?.get(siteKey, ctx.now());
-  if (remembered) return remembered;
-  const generation = siteGeneration();
-  const [row] = (await siteByKey(ctx.database.db, { siteKey })).rows;
+  return cache ? cache.lookup(siteKey, ctx.now(), load) : load();
+}
+
+async function loadSite(database: Database, siteKey: string): Promise<ScoringSite | undefined> {
+  const [row] = (await siteByKey(database.db, { siteKey })).rows;
   if (!row) return undefined;
   const { workspace_plan, workspace_demo, ...site } = row;
-  const found: ScoringSite = {
+  return {
     site,
     workspace: { id: site.workspace_id, plan: workspace_plan, demo: Number(workspace_demo) === 1 },
     allowedOrigins: parseOrigins(site.allowed_origins),
   };
-  cache?.set(siteKey, found, ctx.now(), generation);
-  return found;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

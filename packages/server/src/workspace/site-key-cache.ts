@@ -29,6 +29,20 @@ export class SiteKeyCache<T> {
   private readonly entries = new Map<string, Remembered<T>>();
   private generation = generation;
 
+  /** The remembered value of `key`, else what `load` finds (remembered unless a change overtook it). */
+  async lookup(key: string, now: number, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const remembered = this.get(key, now);
+    if (remembered !== undefined) return remembered;
+    const seen = generation;
+    const value = await load();
+    // A change during the load may have come after what it read: not remembered then.
+    if (value !== undefined && seen === generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
+    }
+    return value;
+  }
+
   get(key: string, now: number): T | undefined {
     if (this.generation !== generation) {
       this.entries.clear();
@@ -41,16 +55,4 @@ export class SiteKeyCache<T> {
     this.entries.delete(key);
     return undefined;
   }
-
-  /** Remember `value`, unless a change happened since the caller's `get` (it may predate it). */
-  set(key: string, value: T, now: number, seenGeneration: number): void {
-    if (seenGeneration !== generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
-  }
-}
-
-/** The current generation: read it before a lookup and hand it to `set` after. */
-export function siteGeneration(): number {
-  return generation;
 }
