@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
 
 /**
- * xdotool scripts that replay recorded human mouse movement (DELBOT-Mouse traces in
- * /work/shared/data/mouse-dev, MIT licence) and type with human key timing. Positions are
+ * xdotool scripts that replay recorded human mouse movement (DELBOT-Mouse traces in the
+ * repository's fixtures/mouse-dev, MIT licence) and type with human key timing. Positions are
  * screen pixels; times keep the recording's own intervals.
  */
 export const HUMAN_TRACES =
-  process.env.WARDEN_MOUSE_TRACES ?? '/work/shared/data/mouse-dev/circles_human_pc1';
+  process.env.WARDEN_MOUSE_TRACES ??
+  fileURLToPath(new URL('../../fixtures/mouse-dev/circles_human_pc1', import.meta.url));
 
 export interface Trace {
   width: number;

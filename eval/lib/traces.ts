@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
- * DELBOT-Mouse traces (/work/shared/data/mouse-dev, MIT): `resolution:W,H`, then
+ * DELBOT-Mouse traces (the repository's fixtures/mouse-dev, MIT): `resolution:W,H`, then
  * `<performance.now() ms>,<Move|Pressed|Released>,<x>,<y>` per line.
  */
-export const MOUSE_DATA_DIR = process.env.WARDEN_EVAL_MOUSE_DIR ?? '/work/shared/data/mouse-dev';
+export const MOUSE_DATA_DIR =
+  process.env.WARDEN_EVAL_MOUSE_DIR ?? fileURLToPath(new URL('../../fixtures/mouse-dev', import.meta.url));
 
 export type Sample = readonly [t: number, x: number, y: number];
 
@@ -37,17 +39,12 @@ export function parseTrace(name: string, text: string): Trace {
   return trace;
 }
 
-/** All traces of one folder, in file-name order (deterministic); [] when the folder is missing. */
+/** All traces of one folder, in file-name order (deterministic); throws when the folder is missing. */
 export function loadTraces(folder: string): Trace[] {
   const dir = join(MOUSE_DATA_DIR, folder);
-  let files: string[];
-  try {
-    files = readdirSync(dir)
-      .filter((f) => f.endsWith('.txt'))
-      .sort();
-  } catch {
-    return [];
-  }
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   return files
     .map((f) => parseTrace(f, readFileSync(join(dir, f), 'utf8')))
     .filter((t) => t.moves.length >= 8);

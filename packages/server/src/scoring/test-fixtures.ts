@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { behaviorMetrics } from './behavior-metrics.ts';
@@ -188,8 +189,8 @@ export function baseFeatures(
   };
 }
 
-/** DELBOT-Mouse traces (tuning data, /work/shared/data/mouse-dev) as behaviour evidence. */
-export const MOUSE_DIR = '/work/shared/data/mouse-dev';
+/** DELBOT-Mouse traces (tuning data in the repository's fixtures/mouse-dev, MIT) as behaviour evidence. */
+export const MOUSE_DIR = fileURLToPath(new URL('../../../../fixtures/mouse-dev', import.meta.url));
 
 export function loadTrace(file: string): { mouse: Array<[number, number, number]>; clicks: number } {
   const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
@@ -207,7 +208,7 @@ export function loadTrace(file: string): { mouse: Array<[number, number, number]
 
 export function traceFiles(dir: string): string[] {
   const full = path.join(MOUSE_DIR, dir);
-  if (!existsSync(full)) return [];
+  if (!existsSync(full)) throw new Error(`mouse traces missing: ${full}`);
   return readdirSync(full)
     .filter((f) => f.endsWith('.txt'))
     .sort()
