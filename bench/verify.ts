@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { bundle } from '../packages/server/bin/bundle.js';
+import { bundle } from '../packages/server/scripts/bundle.js';
 import { buildBodyPool } from './bench-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -47,7 +47,7 @@ interface ServerStats {
 
 /**
  * Start a bench server as production runs Warden: bundled into plain JavaScript by the CLI's
- * bundler (packages/server/bin/bundle.js), without the TypeScript loader.
+ * bundler (packages/server/scripts/bundle.js), without the TypeScript loader.
  */
 async function start(
   script: string,

@@ -1,247 +1,171 @@
-import type { AddressInfo } from 'node:net';
-import { oneOf, parseCommandArgs, required, UsageError } from './cli-args.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
-import { ApiError } from './errors.ts';
-import { buildApp } from './http/app.ts';
-import { closeContext, createContext, createLogger, openConfiguredDatabase } from './main.ts';
-import { type Database, migrate } from './storage/db.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
-import { cancelDeliveriesWithoutPlan } from './webhooks/outbox.ts';
-import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
-import { onboard, WrongPasswordError } from './workspace/onboarding.ts';
-import { normaliseOrigins } from './workspace/origins.ts';
-import { hashPassword, verifyPassword } from './workspace/passwords.ts';
-import { type Plan, ROLES } from './workspace/permissions.ts';
-import { createSite } from './workspace/sites.ts';
-import { createUser, findUserByEmail } from './workspace/users.ts';
-import { addMembership, findMembership, findWorkspace, PLANS, setPlan } from './workspace/workspaces.ts';
+// The `warden` command line: parses flags (node:util parseArgs), prints help and the version, and
+// loads a command's code only when it runs (cli-serve.ts, cli-admin.ts), so `--version` and
+// `--help` start in a few tens of milliseconds from the build in dist/.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  type CommandFlagSpec,
+  type ParsedArgs,
+  parseCommandArgs,
+  SWITCH_SETTINGS,
+  UsageError,
+} from './cli-args.ts';
+import { ConfigError, SETTINGS } from './config.ts';
+import { PACKAGES_DIR } from './paths.ts';
 
 export { UsageError } from './cli-args.ts';
+
+interface FlagHelp {
+  flag: string;
+  text: string;
+}
+
+interface Command {
+  usage: string;
+  summary: string;
+  flags: FlagHelp[];
+  spec: CommandFlagSpec;
+  run: (args: ParsedArgs) => Promise<number>;
+}
+
+const admin = () => import('./cli-admin.ts');
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: 'warden serve [setting flags]',
+    summary: 'Run the server (npm start). Logs JSON lines on stdout.',
+    flags: [],
+    spec: {},
+    run: async (args) => (await import('./cli-serve.ts')).serve(args),
+  },
+  migrate: {
+    usage: 'warden migrate [setting flags]',
+    summary: 'Apply pending database migrations; prints {"applied":[…]}.',
+    flags: [],
+    spec: {},
+    run: async (args) => (await admin()).migrateCommand(args),
+  },
+  init: {
+    usage: 'warden init --email E --password P [--plan free|pro|enterprise] [--origin O]…',
+    summary:
+      'Create a workspace with its owner and a first site; prints {"workspaceId","userId","siteId","siteKey","secretKey"}.\n' +
+      'An existing account gets another workspace if the password matches.',
+    flags: [
+      { flag: '--email E', text: "the owner's e-mail address (required)" },
+      { flag: '--password P', text: 'at least 8 characters for a new account (required)' },
+      { flag: '--plan PLAN', text: 'free (default), pro or enterprise' },
+      { flag: '--origin O', text: 'an origin the site accepts browser calls from; repeat for more' },
+    ],
+    spec: { single: ['email', 'password', 'plan'], multi: ['origin'] },
+    run: async (args) => (await admin()).init(args),
+  },
+  user: {
+    usage: 'warden user add --workspace W --email E --password P --role owner|analyst|viewer',
+    summary:
+      'Add a member to a workspace (a new account, or an existing one with its password); prints {"userId"}.',
+    flags: [
+      { flag: '--workspace W', text: 'workspace id (required)' },
+      { flag: '--email E', text: 'e-mail address (required)' },
+      { flag: '--password P', text: 'at least 8 characters for a new account (required)' },
+      { flag: '--role ROLE', text: 'owner, analyst or viewer (required)' },
+    ],
+    spec: { single: ['workspace', 'email', 'password', 'role'] },
+    run: async (args) => (await admin()).userCommand(args),
+  },
+  workspace: {
+    usage: 'warden workspace plan W free|pro|enterprise',
+    summary: 'Change a workspace\'s plan; prints {"workspaceId","plan"}.',
+    flags: [],
+    spec: {},
+    run: async (args) => (await admin()).workspaceCommand(args),
+  },
+  site: {
+    usage: 'warden site create --workspace W --name N [--origin O]…',
+    summary: 'Create a site in a workspace; prints {"siteId","siteKey","secretKey"}.',
+    flags: [
+      { flag: '--workspace W', text: 'workspace id (required)' },
+      { flag: '--name N', text: 'site name (required)' },
+      { flag: '--origin O', text: 'an origin the site accepts browser calls from; repeat for more' },
+    ],
+    spec: { single: ['workspace', 'name'], multi: ['origin'] },
+    run: async (args) => (await admin()).siteCommand(args),
+  },
+};
 
 const USAGE = `Usage: warden <command> [options]
 
 Commands:
-  serve [--host H] [--port P] [--data-dir D] …   run the server (npm start)
-  migrate                                          apply pending database migrations
-  init --email E --password P [--plan free|pro|enterprise] [--origin O]…
-  user add --workspace W --email E --password P --role owner|analyst|viewer
-  workspace plan W free|pro|enterprise
-  site create --workspace W --name N [--origin O]…
+${Object.values(COMMANDS)
+  .map((command) => `  ${command.usage}`)
+  .join('\n')}
+
+  warden <command> --help   the command's flags
+  warden --version          the version
 
 Settings come from WARDEN_* environment variables; flags override them (docs/configuration.md).
 Commands other than serve print one JSON object on stdout and nothing else.`;
 
-/** Print a JSON result: the only thing a command writes to stdout. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+function columns(rows: Array<[string, string]>): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const MIN_PASSWORD = 8;
+function commandHelp(command: Command): string {
+  const own: Array<[string, string]> = command.flags.map(({ flag, text }) => [flag, text]);
+  own.push(['-h, --help', 'print this help']);
+  const settings = Object.entries(SETTINGS).map(([flag, env]): [string, string] => [
+    SWITCH_SETTINGS.has(flag) ? `--${flag} [true|false]` : `--${flag} VALUE`,
+    env,
+  ]);
+  return `Usage: ${command.usage}
 
-async function serve(argv: string[]): Promise<number> {
-  const config = loadConfig(process.env, argv);
-  const logger = createLogger(config);
-  if (config.unsafeWebhookTargets) {
-    logger.warn(
-      'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
-    );
-  }
-  const ctx = await createContext(config, logger);
-  const app = await buildApp(ctx);
-  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
-  webhooks?.start();
-  const address = await app.listen({ host: config.host, port: config.port });
-  logger.info(
-    { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory' },
-    'warden serving',
-  );
-  if (config.seedDemo) {
-    // After listen: with --port 0 only now do we know the port the demo origins need.
-    const port = (app.server.address() as AddressInfo).port;
-    const origins = demoOrigins(config.host, port);
-    const seeded = await seedDemo(
-      { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now },
-      origins,
-    );
-    if (seeded) {
-      const file = `${config.dataDir}/${DEMO_CREDENTIALS_FILE}`;
-      process.stderr.write(formatDemoBanner(seeded, origins[0] ?? address, file));
-    }
-  }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await app.close();
-  await webhooks?.stop();
-  await closeContext(ctx);
-  return 0;
+${command.summary}
+
+Options:
+${columns(own)}
+
+Setting flags (each overrides its environment variable; docs/configuration.md):
+${columns(settings)}
+`;
 }
 
-async function migrateCommand(argv: string[]): Promise<number> {
-  const config = loadConfig(process.env, argv);
-  const database = openConfiguredDatabase(config);
-  try {
-    printJson({ applied: await migrate(database) });
-  } finally {
-    await database.close();
-  }
-  return 0;
+export function version(): string {
+  const manifest = JSON.parse(readFileSync(path.join(PACKAGES_DIR, 'server', 'package.json'), 'utf8'));
+  return String(manifest.version);
 }
-
-/** Open the configured database with migrations applied, run `work`, close it. */
-async function withDatabase<T>(settings: string[], work: (database: Database, config: Config) => Promise<T>) {
-  const config = loadConfig(process.env, settings);
-  const database = openConfiguredDatabase(config);
-  try {
-    await migrate(database);
-    return await work(database, config);
-  } finally {
-    await database.close();
-  }
-}
-
-function email(value: string): string {
-  if (!EMAIL.test(value)) throw new UsageError(`--email "${value}" is not an e-mail address`);
-  return value;
-}
-
-function newPassword(value: string): string {
-  if (value.length < MIN_PASSWORD)
-    throw new UsageError(`--password must have at least ${MIN_PASSWORD} characters`);
-  return value;
-}
-
-/** Origins from --origin flags, or a usage error naming the bad one. */
-function origins(values: string[] | undefined): string[] {
-  try {
-    return normaliseOrigins(values ?? [], 'origin');
-  } catch (err) {
-    if (err instanceof ApiError) throw new UsageError(`--origin ${err.details?.[0]?.message ?? err.message}`);
-    throw err;
-  }
-}
-
-async function init(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { single: ['email', 'password', 'plan'], multi: ['origin'] });
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-  const input = {
-    email: email(required(args, 'email')),
-    password: required(args, 'password'),
-    plan: oneOf(args.single.plan ?? 'free', PLANS, '--plan'),
-    origins: origins(args.multi.origin),
-  };
-  const result = await withDatabase(args.settings, async (database) => {
-    // A new account's password must be long enough; an existing one's must simply match.
-    if (!(await findUserByEmail(database.db, input.email))) newPassword(input.password);
-    return onboard(database, input, Date.now());
-  });
-  printJson(result);
-  return 0;
-}
-
-async function requireWorkspaceRow(database: Database, id: string): Promise<void> {
-  if (!(await findWorkspace(database.db, id))) throw new Error(`workspace ${id} not found`);
-}
-
-async function userCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { single: ['workspace', 'email', 'password', 'role'] });
-  if (args.positionals[0] !== 'add' || args.positionals.length > 1) {
-    throw new UsageError('usage: warden user add --workspace W --email E --password P --role R');
-  }
-  const workspaceId = required(args, 'workspace');
-  const address = email(required(args, 'email'));
-  const password = required(args, 'password');
-  const role = oneOf(required(args, 'role'), ROLES, '--role');
-  const userId = await withDatabase(args.settings, async (database) => {
-    await requireWorkspaceRow(database, workspaceId);
-    let user = await findUserByEmail(database.db, address);
-    if (user) {
-      // Same rule as init: naming an existing account takes its password.
-      if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) {
-        throw new WrongPasswordError(user.email);
-      }
-    } else {
-      const passwordHash = await hashPassword(newPassword(password));
-      user = await createUser(database.db, { email: address, passwordHash }, Date.now());
-    }
-    if (await findMembership(database.db, workspaceId, user.id)) {
-      throw new Error(`${user.email} is already a member of workspace ${workspaceId}`);
-    }
-    await addMembership(database.db, workspaceId, user.id, role, Date.now());
-    return user.id;
-  });
-  printJson({ userId });
-  return 0;
-}
-
-async function workspaceCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, {});
-  const [sub, workspaceId, planName, ...extra] = args.positionals;
-  if (sub !== 'plan' || !workspaceId || !planName || extra.length > 0) {
-    throw new UsageError('usage: warden workspace plan W free|pro|enterprise');
-  }
-  const plan: Plan = oneOf(planName, PLANS, 'plan');
-  await withDatabase(args.settings, async (database) => {
-    if (!(await setPlan(database.db, workspaceId, plan, Date.now()))) {
-      throw new Error(`workspace ${workspaceId} not found`);
-    }
-    // Losing webhook access cancels queued deliveries at once (interface 6.1 rule 3).
-    await cancelDeliveriesWithoutPlan(database.db);
-  });
-  printJson({ workspaceId, plan });
-  return 0;
-}
-
-async function siteCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { single: ['workspace', 'name'], multi: ['origin'] });
-  if (args.positionals[0] !== 'create' || args.positionals.length > 1) {
-    throw new UsageError('usage: warden site create --workspace W --name N [--origin O]…');
-  }
-  const workspaceId = required(args, 'workspace');
-  const name = required(args, 'name').trim();
-  if (name === '') throw new UsageError('--name must not be blank');
-  const allowedOrigins = origins(args.multi.origin);
-  const result = await withDatabase(args.settings, async (database) => {
-    await requireWorkspaceRow(database, workspaceId);
-    const { site, keys } = await createSite(database.db, { workspaceId, name, allowedOrigins }, Date.now());
-    return { siteId: site.id, siteKey: keys.siteKey, secretKey: keys.secretKey };
-  });
-  printJson(result);
-  return 0;
-}
-
-type Command = (argv: string[]) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  serve,
-  migrate: migrateCommand,
-  init,
-  user: userCommand,
-  workspace: workspaceCommand,
-  site: siteCommand,
-};
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === 'help') {
-    process.stderr.write(`${USAGE}\n`);
-    return name ? 0 : 2;
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`warden ${version()}\n`);
+    return 0;
   }
-  const command = COMMANDS[name];
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!name) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     process.stderr.write(`warden: unknown command "${name}"\n\n${USAGE}\n`);
     return 2;
   }
   try {
-    return await command(rest);
+    const args = parseCommandArgs(rest, command.spec);
+    if (args.help) {
+      process.stdout.write(commandHelp(command));
+      return 0;
+    }
+    return await command.run(args);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`warden ${name}: ${err.message} (warden ${name} --help lists the flags)\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
       process.stderr.write(`warden ${name}: ${err.message}\n`);
       return 2;
     }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
@@ -7,19 +6,15 @@ import { REDACTED_PATHS } from './http/app.ts';
 import type { HotState } from './state/hot-state.ts';
 import { MemoryHotState } from './state/memory.ts';
 import { RedisHotState } from './state/redis.ts';
-import { type Database, migrate, openDatabase } from './storage/db.ts';
+import { openConfiguredDatabase } from './storage/configured.ts';
+import { migrate } from './storage/db.ts';
 import { loadInstanceSecret } from './storage/instance-secret.ts';
 
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
 }
 
-export function openConfiguredDatabase(config: Config): Database {
-  return openDatabase({
-    databaseUrl: config.databaseUrl,
-    sqlitePath: path.join(config.dataDir, 'warden.db'),
-  });
-}
+export { openConfiguredDatabase };
 
 export function openHotState(config: Config): HotState {
   return config.redisUrl ? new RedisHotState(config.redisUrl) : new MemoryHotState();

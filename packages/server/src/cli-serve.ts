@@ -1,0 +1,54 @@
+// `warden serve`: the HTTP server, the webhook dispatcher and the demo seed. Loaded by cli.ts only
+// when serve runs, so the other commands start without the HTTP stack.
+import type { AddressInfo } from 'node:net';
+import { type ParsedArgs, UsageError } from './cli-args.ts';
+import { loadConfig } from './config.ts';
+import { buildApp } from './http/app.ts';
+import { closeContext, createContext, createLogger } from './main.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
+
+export async function serve(args: ParsedArgs): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  const config = loadConfig(process.env, args.settings);
+  const logger = createLogger(config);
+  if (config.unsafeWebhookTargets) {
+    logger.warn(
+      'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
+    );
+  }
+  const ctx = await createContext(config, logger);
+  const app = await buildApp(ctx);
+  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  webhooks?.start();
+  const address = await app.listen({ host: config.host, port: config.port });
+  logger.info(
+    { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory' },
+    'warden serving',
+  );
+  if (config.seedDemo) {
+    // After listen: with --port 0 only now do we know the port the demo origins need.
+    const port = (app.server.address() as AddressInfo).port;
+    const origins = demoOrigins(config.host, port);
+    const seeded = await seedDemo(
+      { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now },
+      origins,
+    );
+    if (seeded) {
+      const file = `${config.dataDir}/${DEMO_CREDENTIALS_FILE}`;
+      process.stderr.write(formatDemoBanner(seeded, origins[0] ?? address, file));
+    }
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await app.close();
+  await webhooks?.stop();
+  await closeContext(ctx);
+  return 0;
+}
