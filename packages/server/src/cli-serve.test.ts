@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './storage/db.ts';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/warden.js');
 
@@ -97,5 +98,52 @@ describe('warden serve seeds the demo workspace', () => {
     expect(second.stderr()).not.toContain('demo workspace created');
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(creds);
     await stop(second);
+  });
+
+  it('scores through the decision writer thread, which the built server finds', {
+    timeout: 240_000,
+  }, async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-serve-writer-'));
+    const server = await startServer(own);
+    servers.push(server);
+    try {
+      const file = path.join(own, 'demo-credentials.json');
+      await waitUntil(() => fs.existsSync(file));
+      const creds = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const scored = await fetch(`${server.baseUrl}/api/antibot/verify`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-site-key': creds.siteKey,
+          'x-secret-key': creds.secretKey,
+        },
+        body: JSON.stringify({
+          context: {
+            event_type: 'login',
+            account_id: 'u_1',
+            ip_address: '203.0.113.7',
+            user_agent: 'curl/8',
+          },
+        }),
+      });
+      expect(scored.status).toBe(201);
+      const { data } = (await scored.json()) as { data: { request_id: string } };
+      await stop(server);
+      const database = openDatabase({ sqlitePath: path.join(own, 'warden.db') });
+      try {
+        const row = await database.db
+          .selectFrom('decisions')
+          .select('id')
+          .where('id', '=', data.request_id)
+          .executeTakeFirst();
+        expect(row?.id).toBe(data.request_id);
+      } finally {
+        await database.close();
+      }
+      // Had the worker file not been found, the server would say so and commit on the main thread.
+      expect(server.stderr()).not.toContain('decision writer thread stopped');
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
   });
 });
