@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -10,7 +11,7 @@ import {
   SqliteDriver,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import type { Dialect } from './migrations/types.ts';
 import type { RuleTables } from './rules-schema.ts';
@@ -37,8 +38,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds, well inside Number's exact range.
-pg.types.setTypeParser(20, (v: string) => Number(v));
+let pgModule: typeof PgModule | undefined;
+
+/** The pg driver, loaded on the first PostgreSQL open: SQLite installs and CLI runs skip its ~0.1 s. */
+function loadPg(): typeof PgModule {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof PgModule;
+    // int8 (bigint) columns hold epoch milliseconds, well inside Number's exact range.
+    pgModule.types.setTypeParser(20, (v: string) => Number(v));
+  }
+  return pgModule;
+}
 
 export interface DatabaseOptions {
   /** postgres://… for PostgreSQL; otherwise SQLite. */
@@ -60,7 +70,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   };
   if (options.databaseUrl) {
     const schema = options.pgSchema;
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: options.databaseUrl,
       max: 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
