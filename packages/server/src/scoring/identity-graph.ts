@@ -5,8 +5,9 @@
  * answering an account's cluster cost a few map operations, whatever the graph's size. Devices,
  * payment hashes and IPs are remembered only as far as linking needs: the first account that used
  * the value (and, for an IP, its first IP_FANOUT accounts). Every entry (account, device, payment,
- * IP) sits in one map in least-recently-used order and is charged an estimated size; when the
- * total passes the budget, the least recently used entries are forgotten:
+ * IP) is charged an estimated size and kept on one least-recently-used list (intrusive links, so
+ * marking an entry used moves no map entry); when the total passes the budget, the least recently
+ * used entries are forgotten:
  * - a forgotten account leaves its cluster's member list and count (`linked_accounts` of the
  *   others drops by one); if it comes back through a still-remembered device, payment or IP it
  *   rejoins the same cluster, otherwise it starts alone;
@@ -31,15 +32,21 @@ type Kind = typeof ACCOUNT | typeof DEVICE | typeof PAYMENT | typeof IP;
 const KIND_CHAR = ['a', 'd', 'p', 'i'] as const;
 
 /**
- * Estimated bytes per entry besides its key (map slot, entry object; an account's node; an IP's
- * two small arrays), measured with `bench/identity.ts` on Node 20 and rounded up.
+ * Estimated bytes per entry besides its key's characters (map slot, entry object, key string
+ * headers; an account's node; an IP's two small arrays), measured on Node 20 with
+ * `npm run bench:identity` (heap after a full GC / entries) and rounded up.
  */
 export const ENTRY_BYTES: Readonly<Record<Kind, number>> = {
-  [ACCOUNT]: 220,
-  [DEVICE]: 90,
-  [PAYMENT]: 90,
-  [IP]: 170,
+  [ACCOUNT]: 280,
+  [DEVICE]: 170,
+  [PAYMENT]: 170,
+  [IP]: 310,
 };
+/**
+ * Entries are spread over this many maps, so that no single map grows large: a large Map's
+ * rehash (when it grows, or has filled up with deleted slots) copies every entry in one go.
+ */
+const SHARDS = 256;
 
 export interface IdentityEvent {
   accountId: string;
@@ -49,9 +56,17 @@ export interface IdentityEvent {
   at: number;
 }
 
+/** A place on the least-recently-used list (the list's head is a bare node). */
+interface LruNode {
+  lp: LruNode;
+  ln: LruNode;
+}
+
 /** An account: a union-find node and, while remembered, a member of its cluster's ring. */
-export class Member {
+export class Member implements LruNode {
   readonly kind = ACCOUNT;
+  lp: LruNode = this;
+  ln: LruNode = this;
   parent: Member | null = null;
   /** Ring of the remembered members of one cluster (doubly linked, circular). */
   next: Member = this;
@@ -64,37 +79,52 @@ export class Member {
   weight = 1;
   /** One remembered member (where the ring is walked from); null when none is left. */
   ring: Member | null = this;
-  key: string;
+  /** The earliest member (its account id keys the cluster). */
+  keyMember: Member = this;
   keyFirst: number;
   devices = 0;
   payments = 0;
   ips = 0;
 
   constructor(
-    readonly id: string,
+    /** The map key: site number, "a", account id. */
+    readonly key: string,
     public first: number,
   ) {
-    this.key = id;
     this.keyFirst = first;
+  }
+
+  get id(): string {
+    return this.key.slice(this.key.indexOf('a') + 1);
   }
 }
 
 /** A device or payment hash: the first account that used it. */
-interface LinkUse {
-  readonly kind: typeof DEVICE | typeof PAYMENT;
-  first: Member;
+class LinkUse implements LruNode {
+  lp: LruNode = this;
+  ln: LruNode = this;
   /** A second account used it (counted once in the cluster's shared devices/payments). */
-  shared: boolean;
+  shared = false;
+  constructor(
+    readonly kind: typeof DEVICE | typeof PAYMENT,
+    readonly key: string,
+    public first: Member,
+  ) {}
 }
 
 /** An IP: its first accounts and when each last used it, until more than IP_FANOUT did. */
-interface IpUse {
-  readonly kind: typeof IP;
-  members: Member[];
-  seen: number[];
-  crowded: boolean;
+class IpUse implements LruNode {
+  readonly kind = IP;
+  lp: LruNode = this;
+  ln: LruNode = this;
+  crowded = false;
   /** The member of the cluster where this IP is counted as shared; null while it links nobody. */
-  counted: Member | null;
+  counted: Member | null = null;
+  constructor(
+    readonly key: string,
+    public members: Member[],
+    public seen: number[],
+  ) {}
 }
 
 type Entry = Member | LinkUse | IpUse;
@@ -119,44 +149,52 @@ export interface GraphStats {
 const NO_MEMBERS: Member[] = [];
 const NO_TIMES: number[] = [];
 
+function shardOf(key: string): number {
+  let h = key.length;
+  for (let i = 0; i < key.length; i++) h = (h * 31 + key.charCodeAt(i)) | 0;
+  return h & (SHARDS - 1);
+}
+
 export class IdentityGraph {
-  /** Every entry of every site, least recently used first. */
-  private readonly entries = new Map<string, Entry>();
+  private readonly shards: Map<string, Entry>[] = Array.from({ length: SHARDS }, () => new Map());
+  /** Head of the least-recently-used list: `ln` is the oldest entry, `lp` the newest. */
+  private readonly lru: LruNode;
+  private entries = 0;
   private bytes = 0;
   private evicted = 0;
 
-  constructor(readonly budgetBytes: number) {}
+  constructor(readonly budgetBytes: number) {
+    const head = { lp: null, ln: null } as unknown as LruNode;
+    head.lp = head;
+    head.ln = head;
+    this.lru = head;
+  }
 
   stats(): GraphStats {
-    return {
-      entries: this.entries.size,
-      bytes: this.bytes,
-      budgetBytes: this.budgetBytes,
-      evicted: this.evicted,
-    };
+    return { entries: this.entries, bytes: this.bytes, budgetBytes: this.budgetBytes, evicted: this.evicted };
   }
 
   /** Add one event's links (`site` is the caller's small number for the site). Idempotent. */
   observe(site: number, e: IdentityEvent): Member | null {
     if (!e.accountId) return null;
     const prefix = String(site);
-    const m = this.member(prefix, e.accountId, e.at);
-    if (e.deviceId) this.link(prefix, DEVICE, e.deviceId, m);
-    if (e.paymentHash) this.link(prefix, PAYMENT, e.paymentHash, m);
-    if (e.ip) this.observeIp(prefix, e.ip, m, e.at);
+    const m = this.member(`${prefix}a${e.accountId}`, e.at);
+    if (e.deviceId) this.link(`${prefix}d${e.deviceId}`, DEVICE, m);
+    if (e.paymentHash) this.link(`${prefix}p${e.paymentHash}`, PAYMENT, m);
+    if (e.ip) this.observeIp(`${prefix}i${e.ip}`, m, e.at);
     this.evictOverBudget();
     return m;
   }
 
   /** The remembered account, without marking it used. */
   peek(site: number, accountId: string): Member | null {
-    const e = this.entries.get(`${site}a${accountId}`);
+    const e = this.get(`${site}a${accountId}`);
     return e && e.kind === ACCOUNT ? e : null;
   }
 
   counts(m: Member): ClusterCounts {
     const r = find(m);
-    return { key: r.key, size: r.size, devices: r.devices, payments: r.payments, ips: r.ips };
+    return { key: r.keyMember.id, size: r.size, devices: r.devices, payments: r.payments, ips: r.ips };
   }
 
   /** Up to `limit` remembered members of m's cluster (account ids). */
@@ -172,46 +210,61 @@ export class IdentityGraph {
     return out;
   }
 
-  private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+  private get(key: string): Entry | undefined {
+    return this.shards[shardOf(key)]!.get(key);
   }
 
-  private add(key: string, entry: Entry): void {
-    this.entries.set(key, entry);
-    this.bytes += key.length + ENTRY_BYTES[entry.kind];
+  /** Mark an entry used: move it to the newest end of the list. */
+  private touch(entry: Entry): void {
+    const head = this.lru;
+    if (head.lp === entry) return;
+    entry.lp.ln = entry.ln;
+    entry.ln.lp = entry.lp;
+    entry.lp = head.lp;
+    entry.ln = head;
+    head.lp.ln = entry;
+    head.lp = entry;
   }
 
-  private member(prefix: string, id: string, at: number): Member {
-    const key = `${prefix}a${id}`;
-    const found = this.entries.get(key);
+  private add(entry: Entry): void {
+    this.shards[shardOf(entry.key)]!.set(entry.key, entry);
+    const head = this.lru;
+    entry.lp = head.lp;
+    entry.ln = head;
+    head.lp.ln = entry;
+    head.lp = entry;
+    this.entries++;
+    this.bytes += entry.key.length + ENTRY_BYTES[entry.kind];
+  }
+
+  private member(key: string, at: number): Member {
+    const found = this.get(key);
     if (found?.kind === ACCOUNT) {
-      this.touch(key, found);
+      this.touch(found);
       if (at < found.first) {
         found.first = at;
         const r = find(found);
-        if (earlier(at, id, r.keyFirst, r.key)) {
-          r.key = found.id;
+        if (earlier(at, found.key, r.keyFirst, r.keyMember.key)) {
+          r.keyMember = found;
           r.keyFirst = at;
         }
       }
       return found;
     }
-    const m = new Member(id, at);
-    this.add(key, m);
+    const m = new Member(key, at);
+    this.add(m);
     return m;
   }
 
-  private link(prefix: string, kind: typeof DEVICE | typeof PAYMENT, value: string, m: Member): void {
-    const key = `${prefix}${KIND_CHAR[kind]}${value}`;
-    const use = this.entries.get(key) as LinkUse | undefined;
+  private link(key: string, kind: typeof DEVICE | typeof PAYMENT, m: Member): void {
+    const use = this.get(key) as LinkUse | undefined;
     if (!use) {
-      this.add(key, { kind, first: m, shared: false });
+      this.add(new LinkUse(kind, key, m));
       return;
     }
-    this.touch(key, use);
+    this.touch(use);
     if (use.first === m) return;
-    if (use.first.evicted && use.first.id === m.id) {
+    if (use.first.evicted && use.first.key === m.key) {
       // The same account, forgotten and back: it rejoins the cluster the value links to.
       union(use.first, m);
       use.first = m;
@@ -226,16 +279,15 @@ export class IdentityGraph {
     }
   }
 
-  private observeIp(prefix: string, ip: string, m: Member, at: number): void {
-    const key = `${prefix}i${ip}`;
-    const use = this.entries.get(key) as IpUse | undefined;
+  private observeIp(key: string, m: Member, at: number): void {
+    const use = this.get(key) as IpUse | undefined;
     if (!use) {
-      this.add(key, { kind: IP, members: [m], seen: [at], crowded: false, counted: null });
+      this.add(new IpUse(key, [m], [at]));
       return;
     }
-    this.touch(key, use);
+    this.touch(use);
     if (use.crowded) return;
-    const i = use.members.findIndex((o) => o === m || (o.evicted && o.id === m.id));
+    const i = use.members.findIndex((o) => o === m || (o.evicted && o.key === m.key));
     if (i !== -1) {
       if (use.members[i] !== m) {
         union(use.members[i]!, m);
@@ -266,14 +318,17 @@ export class IdentityGraph {
   private evictOverBudget(): void {
     if (this.bytes <= this.budgetBytes) return;
     // Evict a little below the budget so that one full event does not evict on every call.
-    const target = this.budgetBytes * 0.98;
-    const it = this.entries.entries();
-    while (this.bytes > target) {
-      const next = it.next();
-      if (next.done) break;
-      const [key, entry] = next.value;
-      this.entries.delete(key);
-      this.bytes -= key.length + ENTRY_BYTES[entry.kind];
+    const target = this.budgetBytes * 0.99;
+    const head = this.lru;
+    while (this.bytes > target && head.ln !== head) {
+      const entry = head.ln as Entry;
+      head.ln = entry.ln;
+      entry.ln.lp = head;
+      entry.lp = entry;
+      entry.ln = entry;
+      this.shards[shardOf(entry.key)]!.delete(entry.key);
+      this.entries--;
+      this.bytes -= entry.key.length + ENTRY_BYTES[entry.kind];
       this.evicted++;
       forget(entry);
     }
@@ -300,8 +355,9 @@ function forget(entry: Entry): void {
   }
 }
 
-function earlier(at: number, id: string, thanAt: number, thanId: string): boolean {
-  return at < thanAt || (at === thanAt && id < thanId);
+/** Map keys of one site compare like the account ids they end with. */
+function earlier(at: number, key: string, thanAt: number, thanKey: string): boolean {
+  return at < thanAt || (at === thanAt && key < thanKey);
 }
 
 export function find(m: Member): Member {
@@ -328,8 +384,8 @@ function union(x: Member, y: Member): void {
   a.devices += b.devices;
   a.payments += b.payments;
   a.ips += b.ips;
-  if (earlier(b.keyFirst, b.key, a.keyFirst, a.key)) {
-    a.key = b.key;
+  if (earlier(b.keyFirst, b.keyMember.key, a.keyFirst, a.keyMember.key)) {
+    a.keyMember = b.keyMember;
     a.keyFirst = b.keyFirst;
   }
   // Splice the two member rings into one.

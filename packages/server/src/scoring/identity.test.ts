@@ -1,19 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
-import { createTestContext } from '../testing/context.ts';
+import { createTestContext, testDialects } from '../testing/context.ts';
 import { createEngine } from './engine.ts';
 import { clusterIdOf, IdentityClusters, identityBudgetBytes } from './identity.ts';
 import { identityEvent as ev, insertIdentityRows } from './identity-fixtures.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
-describe('identity clusters of a process', () => {
+describe.each(testDialects())('identity clusters of a process (%s)', (dialect) => {
   let ctx: AppContext;
   const site = testSite('s');
   let clock = 1_800_000_000_000;
   const now = () => clock;
   beforeEach(async () => {
     clock = 1_800_000_000_000;
-    ctx = await createTestContext({ now });
+    ctx = await createTestContext({ now, dialect });
     await insertSite(ctx, site);
   });
   afterEach(async () => {
@@ -31,7 +31,7 @@ describe('identity clusters of a process', () => {
     for (let i = 0; i < 2_340; i++)
       history.push(ev(`h${i}`, { d: `dev${i % 1000}`, at: clock - 10_000 + i }));
     await insertIdentityRows(ctx.database, site, history);
-    const clusters = new IdentityClusters(ctx, { chunkRows: 100 });
+    const clusters = new IdentityClusters(ctx, { chunkRows: 100, poll: false });
     const first = await clusters.observe('s', ev('h5', { at: clock }));
     // h5, h1005 and h2005 share dev5.
     expect(first.linked_accounts).toBe(2);
@@ -39,7 +39,7 @@ describe('identity clusters of a process', () => {
     expect(clusters.load.largestChunk).toBe(100);
     expect(clusters.load.queries).toBeGreaterThanOrEqual(24);
     const queries = clusters.load.queries;
-    // An hour of events, a minute apart: no refresh, no reload.
+    // An hour of events, a minute apart: no refresh, no reload (one process: nothing to poll).
     for (let i = 0; i < 60; i++) {
       clock += 60_000;
       await clusters.observe('s', ev(`live${i}`, { d: 'dev5', at: clock }));
@@ -56,7 +56,7 @@ describe('identity clusters of a process', () => {
     history.push(ev('new1', { d: 'new', at: clock - 2 }), ev('new2', { d: 'new', at: clock - 1 }));
     await insertIdentityRows(ctx.database, site, history);
     // About 1,000 rows' worth of budget.
-    const clusters = new IdentityClusters(ctx, { budgetBytes: 150_000, chunkRows: 100 });
+    const clusters = new IdentityClusters(ctx, { budgetBytes: 150_000, chunkRows: 100, poll: false });
     expect((await clusters.observe('s', ev('new1', { at: clock }))).linked_accounts).toBe(1);
     expect(clusters.load.rows).toBeLessThanOrEqual(1_000);
     expect(clusters.load.largestChunk).toBeLessThanOrEqual(100);

@@ -22,7 +22,7 @@ export { IP_FANOUT, IP_RECENT_MS } from './identity-graph.ts';
  * POLL_OVERLAP_MS for rows committed late). Observing a row twice changes nothing. On SQLite one
  * process records every decision it scores, so it polls nothing.
  */
-export const CHUNK_ROWS = 500;
+export const CHUNK_ROWS = 250;
 export const LOAD_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 const POLL_MS = 1_000;
 const POLL_OVERLAP_MS = 2_000;
