@@ -29,7 +29,6 @@ const DEVICE = 1;
 const PAYMENT = 2;
 const IP = 3;
 type Kind = typeof ACCOUNT | typeof DEVICE | typeof PAYMENT | typeof IP;
-const KIND_CHAR = ['a', 'd', 'p', 'i'] as const;
 
 /**
  * Estimated bytes per entry besides its key's characters (map slot, entry object, key string
