@@ -36,6 +36,8 @@ export interface Config {
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
   nodeEnv: string;
+  /** Memory budget in MB for in-process state (the identity graph takes an eighth of it). */
+  memoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +75,7 @@ export const SETTINGS = {
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
+  'memory-mb': 'WARDEN_MEMORY_MB',
 } as const;
 
 export type FlagName = keyof typeof SETTINGS;
@@ -218,5 +221,6 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,
+    memoryMb: int(src, 'WARDEN_MEMORY_MB', 256, 32, 1_048_576),
   };
 }

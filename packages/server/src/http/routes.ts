@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { IdentityClusters } from '../scoring/identity.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
@@ -18,6 +19,8 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
+  // One identity graph per process: the engine updates it, the cluster routes read it.
+  const identity = new IdentityClusters(ctx);
   const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
     authRoutes,
     workspaceRoutes,
@@ -25,9 +28,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     memberRoutes,
     rulesRoutes,
     listsRoutes,
-    scoringArea,
+    (scope, c) => scoringArea(scope, c, identity),
     decisionRoutes,
-    clusterRoutes,
+    (scope, c) => clusterRoutes(scope, c, identity),
     statsRoutes,
     staticRoutes,
     dashboardArea,

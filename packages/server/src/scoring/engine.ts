@@ -15,6 +15,8 @@ import type { SignalFamily } from './signals/types.ts';
 
 export interface EngineOptions {
   families?: readonly SignalFamily[];
+  /** The process's identity clusters, shared with the cluster routes (default: a new one). */
+  identity?: IdentityClusters;
 }
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
@@ -44,7 +46,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   // Load the offline ASN database in the background now, with this instance's settings.
   void ipIntelReady(ctx.config.ipDatabase);
   const history = new History(ctx);
-  const clusters = new IdentityClusters(ctx);
+  const clusters = options.identity ?? new IdentityClusters(ctx);
 
   function evaluate(features: Features): Signal[] {
     const signals: Signal[] = [];

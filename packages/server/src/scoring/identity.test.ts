@@ -1,71 +1,101 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
-import { createTestContext } from '../testing/context.ts';
+import { createTestContext, testDialects } from '../testing/context.ts';
 import { createEngine } from './engine.ts';
-import { IP_FANOUT, SiteGraph } from './identity.ts';
+import { clusterIdOf, IdentityClusters, identityBudgetBytes } from './identity.ts';
+import { identityEvent as ev, insertIdentityRows } from './identity-fixtures.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
-const ev = (accountId: string, o: { d?: string; p?: string; ip?: string; at?: number } = {}) => ({
-  accountId,
-  deviceId: o.d ?? '',
-  paymentHash: o.p ?? '',
-  ip: o.ip ?? '',
-  at: o.at ?? 1,
-});
-
-describe('identity graph', () => {
-  it('gives a lone account zeros', () => {
-    const g = new SiteGraph('s');
-    g.observe(ev('a', { d: 'dev1', ip: '1.1.1.1', p: 'pm1' }));
-    expect(g.summary('a')).toMatchObject({
-      linked_accounts: 0,
-      shared_devices: 0,
-      shared_ips: 0,
-      shared_payments: 0,
-    });
-    expect(g.summary('a').cluster_id).toMatch(/^cl_[0-9a-f]{20}$/);
+describe.each(testDialects())('identity clusters of a process (%s)', (dialect) => {
+  let ctx: AppContext;
+  const site = testSite('s');
+  let clock = 1_800_000_000_000;
+  const now = () => clock;
+  beforeEach(async () => {
+    clock = 1_800_000_000_000;
+    ctx = await createTestContext({ now, dialect });
+    await insertSite(ctx, site);
+  });
+  afterEach(async () => {
+    await ctx.hotState.close();
+    await ctx.database.close();
   });
 
-  it('links by device, payment and low-fan-out IP, and counts shared attributes', () => {
-    const g = new SiteGraph('s');
-    g.observe(ev('a', { d: 'dev1', at: 1 }));
-    const id = g.summary('a').cluster_id;
-    g.observe(ev('b', { d: 'dev1', p: 'pm1', at: 2 }));
-    g.observe(ev('c', { p: 'pm1', ip: '9.9.9.9', at: 3 }));
-    g.observe(ev('d', { ip: '9.9.9.9', at: 4 }));
-    expect(g.summary('d')).toEqual({
-      cluster_id: id,
-      linked_accounts: 3,
-      shared_devices: 1,
-      shared_ips: 1,
-      shared_payments: 1,
-    });
-    expect(g.summary('a').cluster_id).toBe(id);
+  it('takes an eighth of WARDEN_MEMORY_MB as its budget', () => {
+    expect(identityBudgetBytes({ memoryMb: 256 })).toBe(32 * 1024 * 1024);
+    expect(new IdentityClusters(ctx).graph.budgetBytes).toBe(identityBudgetBytes(ctx.config));
   });
 
-  it('keeps the cluster id of the earliest member when clusters merge', () => {
-    const g = new SiteGraph('s');
-    g.observe(ev('late1', { d: 'x', at: 50 }));
-    g.observe(ev('late2', { d: 'x', at: 60 }));
-    g.observe(ev('early', { d: 'y', at: 10 }));
-    const earlyId = g.summary('early').cluster_id;
-    g.observe(ev('late2', { d: 'y', at: 70 }));
-    expect(g.summary('late1').cluster_id).toBe(earlyId);
-    expect(g.summary('late1').linked_accounts).toBe(2);
-    expect(g.summary('late1').shared_devices).toBe(2);
+  it('loads the history in chunks, then never reads it again however long it runs', async () => {
+    const history = [];
+    for (let i = 0; i < 2_340; i++)
+      history.push(ev(`h${i}`, { d: `dev${i % 1000}`, at: clock - 10_000 + i }));
+    await insertIdentityRows(ctx.database, site, history);
+    const clusters = new IdentityClusters(ctx, { chunkRows: 100, poll: false });
+    const first = await clusters.observe('s', ev('h5', { at: clock }));
+    // h5, h1005 and h2005 share dev5.
+    expect(first.linked_accounts).toBe(2);
+    expect(clusters.load.rows).toBe(2_340);
+    expect(clusters.load.largestChunk).toBe(100);
+    expect(clusters.load.queries).toBeGreaterThanOrEqual(24);
+    const queries = clusters.load.queries;
+    // An hour of events, a minute apart: no refresh, no reload (one process: nothing to poll).
+    for (let i = 0; i < 60; i++) {
+      clock += 60_000;
+      await clusters.observe('s', ev(`live${i}`, { d: 'dev5', at: clock }));
+    }
+    expect(clusters.load.queries).toBe(queries);
+    expect((await clusters.observe('s', ev('h1005', { at: clock }))).linked_accounts).toBe(62);
   });
 
-  it('links nothing through device "" or crowded and stale IPs', () => {
-    const g = new SiteGraph('s');
-    g.observe(ev('a', { d: '' }));
-    g.observe(ev('b', { d: '' }));
-    expect(g.summary('a').linked_accounts).toBe(0);
-    for (let i = 0; i <= IP_FANOUT; i++) g.observe(ev(`n${i}`, { ip: '10.0.0.1', at: 100 }));
-    g.observe(ev('late', { ip: '10.0.0.1', at: 101 }));
-    expect(g.summary('late').linked_accounts).toBe(0);
-    g.observe(ev('old', { ip: '8.8.8.8', at: 0 }));
-    g.observe(ev('new', { ip: '8.8.8.8', at: 30 * 86_400_000 }));
-    expect(g.summary('new').linked_accounts).toBe(0);
+  it('loads at most what its budget holds, the newest rows', async () => {
+    const history = [];
+    // The oldest pair shares a device, so does the newest pair; 3,000 rows in between.
+    history.push(ev('old1', { d: 'old', at: clock - 100_000 }), ev('old2', { d: 'old', at: clock - 99_999 }));
+    for (let i = 0; i < 3_000; i++) history.push(ev(`mid${i}`, { at: clock - 90_000 + i }));
+    history.push(ev('new1', { d: 'new', at: clock - 2 }), ev('new2', { d: 'new', at: clock - 1 }));
+    await insertIdentityRows(ctx.database, site, history);
+    // About 1,000 rows' worth of budget.
+    const clusters = new IdentityClusters(ctx, { budgetBytes: 150_000, chunkRows: 100, poll: false });
+    expect((await clusters.observe('s', ev('new1', { at: clock }))).linked_accounts).toBe(1);
+    expect(clusters.load.rows).toBeLessThanOrEqual(1_000);
+    expect(clusters.load.largestChunk).toBeLessThanOrEqual(100);
+    expect((await clusters.observe('s', ev('old1', { at: clock }))).linked_accounts).toBe(0);
+    expect(clusters.graph.stats().bytes).toBeLessThanOrEqual(150_000);
+  });
+
+  it("sees another process's links by reading only the rows recorded since its cursor", async () => {
+    await insertIdentityRows(ctx.database, site, [ev('a', { d: 'dev', at: clock - 5_000 })]);
+    const clusters = new IdentityClusters(ctx, { poll: true, chunkRows: 100 });
+    expect((await clusters.observe('s', ev('a', { at: clock }))).linked_accounts).toBe(0);
+    // Another process scores b on the same device, and 300 unrelated events.
+    const others = [ev('b', { d: 'dev', at: clock + 10 })];
+    for (let i = 0; i < 300; i++) others.push(ev(`o${i}`, { at: clock + 20 + i }));
+    await insertIdentityRows(ctx.database, site, others);
+    const rowsBefore = clusters.load.rows;
+    clock += 1_500;
+    // The poll starts with this event and is read in the background; the cluster view awaits it.
+    await clusters.observe('s', ev('a', { at: clock }));
+    const view = await clusters.clusterOf('s', ['a'], 10);
+    expect(view?.summary.linked_accounts).toBe(1);
+    expect(clusters.load.rows - rowsBefore).toBeLessThanOrEqual(301 + 1);
+    expect(clusters.load.largestChunk).toBeLessThanOrEqual(100);
+  });
+
+  it('resolves the accounts of an old cluster id to the cluster it merged into', async () => {
+    const clusters = new IdentityClusters(ctx);
+    const young = await clusters.observe('s', ev('y1', { d: 'yd', at: clock }));
+    await clusters.observe('s', ev('y2', { d: 'yd', at: clock + 1 }));
+    const old = await clusters.observe('s', ev('o1', { p: 'card', at: clock - 1_000 }));
+    expect(young.cluster_id).toBe(clusterIdOf('s', 'y1'));
+    // y2 pays with o1's card: the clusters merge under the older id.
+    const merged = await clusters.observe('s', ev('y2', { p: 'card', at: clock + 2 }));
+    expect(merged).toMatchObject({ cluster_id: old.cluster_id, linked_accounts: 2 });
+    const view = await clusters.clusterOf('s', ['y1'], 10);
+    expect(view?.id).toBe(old.cluster_id);
+    expect([...(view?.accounts ?? [])].sort()).toEqual(['o1', 'y1', 'y2']);
+    expect(view?.summary).toEqual(merged);
+    expect(await clusters.clusterOf('s', ['nobody'], 10)).toBeNull();
   });
 });
 

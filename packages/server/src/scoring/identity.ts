@@ -1,233 +1,276 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { IdentitySummary } from './engine-types.ts';
+import { type IdentityEvent, IdentityGraph, type Member } from './identity-graph.ts';
+
+export type { IdentityEvent } from './identity-graph.ts';
+export { IP_FANOUT, IP_RECENT_MS } from './identity-graph.ts';
 
 /**
- * Identity clusters (SPEC §2, §10): accounts linked by a shared device id, payment hash, or a
- * recent low-fan-out IP (at most IP_FANOUT accounts, both seen within IP_RECENT_MS). Union-find
- * in memory per site, rebuilt from `decisions` on first use per site and refreshed from it every
- * REFRESH_MS (events recorded by other processes). The root of a cluster is always its earliest
- * member, so `cluster_id` stays the same as the cluster grows (it changes only for the younger
- * side of a merge of two existing clusters).
+ * Identity clusters of one process (SPEC §2, §10) around the budgeted graph of
+ * `identity-graph.ts`. Each scored event updates the graph in place (a few map operations). What
+ * the graph needs from earlier runs is read from `decisions` once per site, the first time the
+ * site is seen: at most LOAD_ROWS_MAX recent rows (LOAD_WINDOW_MS), in chunks of CHUNK_ROWS with
+ * a turn of the event loop between chunks. No later full reload happens.
+ *
+ * Several processes on one PostgreSQL database (scale mode) each keep their own graph; a process
+ * sees the others' links by reading the rows recorded since its cursor (at most once per
+ * POLL_MS per site, only while the site is being scored or viewed, in the same chunks, re-reading
+ * POLL_OVERLAP_MS for rows committed late). Observing a row twice changes nothing. On SQLite one
+ * process records every decision it scores, so it polls nothing.
  */
-export const IP_FANOUT = 3;
-export const IP_RECENT_MS = 7 * 24 * 60 * 60 * 1000;
-const REFRESH_MS = 30_000;
-const LOAD_LIMIT = 500_000;
+export const CHUNK_ROWS = 250;
+export const LOAD_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+const POLL_MS = 1_000;
+const POLL_OVERLAP_MS = 2_000;
+/** How long a decision waits for its site's first load before scoring with what is known. */
+const LOAD_WAIT_MS = 2_000;
+/** The share of WARDEN_MEMORY_MB the identity graph may use. */
+const BUDGET_SHARE = 1 / 8;
+/** Rows loaded per site at start: about what the budget can hold (an event is ~1–4 entries). */
+const BYTES_PER_LOADED_ROW = 150;
 
-interface Account {
-  parent: string;
-  first: number;
-  /** Valid on roots only. */
-  size: number;
-  sharedDevices: number;
-  sharedPayments: number;
-  sharedIps: number;
+/** The identity graph's budget: an eighth of WARDEN_MEMORY_MB. */
+export function identityBudgetBytes(config: Pick<Config, 'memoryMb'>): number {
+  return Math.floor(config.memoryMb * 1024 * 1024 * BUDGET_SHARE);
 }
 
-interface IpUse {
-  accounts: Map<string, number>;
-  crowded: boolean;
-  shared: boolean;
+export function clusterIdOf(siteId: string, key: string): string {
+  return `cl_${createHash('sha256').update(`${siteId}\n${key}`).digest('hex').slice(0, 20)}`;
 }
 
-export interface IdentityEvent {
-  accountId: string;
-  deviceId: string;
-  paymentHash: string;
-  ip: string;
+export interface IdentityOptions {
+  budgetBytes?: number;
+  /** Read other processes' decisions (default: on PostgreSQL). */
+  poll?: boolean;
+  chunkRows?: number;
+}
+
+/** A cluster as the graph knows it now. */
+export interface ClusterView {
+  id: string;
+  /** Remembered members (at most the limit asked for). */
+  accounts: string[];
+  summary: IdentitySummary;
+}
+
+interface Cursor {
   at: number;
-}
-
-export class SiteGraph {
-  private readonly accounts = new Map<string, Account>();
-  /** device or payment → accounts using it (kept small: one is enough to link). */
-  private readonly devices = new Map<string, { first: string; count: number; members: Set<string> }>();
-  private readonly paymentsUsed = new Map<string, { first: string; count: number; members: Set<string> }>();
-  private readonly ips = new Map<string, IpUse>();
-
-  constructor(private readonly siteId: string) {}
-
-  private account(id: string, at: number): Account {
-    let a = this.accounts.get(id);
-    if (!a) {
-      a = { parent: id, first: at, size: 1, sharedDevices: 0, sharedPayments: 0, sharedIps: 0 };
-      this.accounts.set(id, a);
-    } else if (at < a.first) a.first = at;
-    return a;
-  }
-
-  find(id: string): string {
-    let root = id;
-    for (let a = this.accounts.get(root); a && a.parent !== root; a = this.accounts.get(root))
-      root = a.parent;
-    // Path compression.
-    let cur = id;
-    while (cur !== root) {
-      const a = this.accounts.get(cur)!;
-      const next = a.parent;
-      a.parent = root;
-      cur = next;
-    }
-    return root;
-  }
-
-  private union(x: string, y: string): void {
-    const rx = this.find(x);
-    const ry = this.find(y);
-    if (rx === ry) return;
-    const ax = this.accounts.get(rx)!;
-    const ay = this.accounts.get(ry)!;
-    // The earliest member's root wins (ties: smaller id), so cluster ids are stable.
-    const xWins = ax.first < ay.first || (ax.first === ay.first && rx < ry);
-    const [root, child] = xWins ? [ax, ay] : [ay, ax];
-    child.parent = xWins ? rx : ry;
-    root.size += child.size;
-    root.sharedDevices += child.sharedDevices;
-    root.sharedPayments += child.sharedPayments;
-    root.sharedIps += child.sharedIps;
-  }
-
-  private link(
-    table: Map<string, { first: string; count: number; members: Set<string> }>,
-    value: string,
-    accountId: string,
-    counter: 'sharedDevices' | 'sharedPayments',
-  ): void {
-    const use = table.get(value);
-    if (!use) {
-      table.set(value, { first: accountId, count: 1, members: new Set([accountId]) });
-      return;
-    }
-    if (use.members.has(accountId)) return;
-    if (use.members.size < 64) use.members.add(accountId);
-    use.count++;
-    this.union(use.first, accountId);
-    if (use.count === 2) this.accounts.get(this.find(accountId))![counter]++;
-  }
-
-  observe(e: IdentityEvent): void {
-    if (!e.accountId) return;
-    this.account(e.accountId, e.at);
-    if (e.deviceId) this.link(this.devices, e.deviceId, e.accountId, 'sharedDevices');
-    if (e.paymentHash) this.link(this.paymentsUsed, e.paymentHash, e.accountId, 'sharedPayments');
-    if (e.ip) this.observeIp(e);
-  }
-
-  private observeIp(e: IdentityEvent): void {
-    let use = this.ips.get(e.ip);
-    if (!use) {
-      use = { accounts: new Map(), crowded: false, shared: false };
-      this.ips.set(e.ip, use);
-    }
-    if (use.crowded) return;
-    const known = use.accounts.has(e.accountId);
-    use.accounts.set(e.accountId, Math.max(e.at, use.accounts.get(e.accountId) ?? 0));
-    if (known) return;
-    if (use.accounts.size > IP_FANOUT) {
-      // A crowded address (office, carrier NAT): stop linking through it; earlier links stay.
-      use.crowded = true;
-      use.accounts.clear();
-      return;
-    }
-    for (const [other, seen] of use.accounts) {
-      if (other === e.accountId || Math.abs(e.at - seen) > IP_RECENT_MS) continue;
-      this.union(other, e.accountId);
-      if (!use.shared) {
-        use.shared = true;
-        this.accounts.get(this.find(e.accountId))!.sharedIps++;
-      }
-    }
-  }
-
-  summary(accountId: string): IdentitySummary {
-    const root = this.accounts.has(accountId) ? this.find(accountId) : accountId;
-    const r = this.accounts.get(root);
-    return {
-      cluster_id: `cl_${createHash('sha256').update(`${this.siteId}\n${root}`).digest('hex').slice(0, 20)}`,
-      linked_accounts: r ? r.size - 1 : 0,
-      shared_devices: r?.sharedDevices ?? 0,
-      shared_ips: r?.sharedIps ?? 0,
-      shared_payments: r?.sharedPayments ?? 0,
-    };
-  }
+  id: string;
 }
 
 interface SiteState {
-  graph: SiteGraph;
+  no: number;
   ready: Promise<void>;
-  watermark: number;
-  refreshedAt: number;
-  refreshing: boolean;
+  loaded: boolean;
+  cursor: Cursor;
+  polledAt: number;
+  polling: Promise<void> | null;
 }
 
-/** Per-site graphs of one process. */
-export class IdentityClusters {
-  private readonly sites = new Map<string, SiteState>();
+export interface IdentityLoadStats {
+  /** Queries run against `decisions` (start loads and polls). */
+  queries: number;
+  /** Rows read by them. */
+  rows: number;
+  /** The most rows one query returned. */
+  largestChunk: number;
+}
 
-  constructor(private readonly ctx: AppContext) {}
+export class IdentityClusters {
+  readonly graph: IdentityGraph;
+  readonly load: IdentityLoadStats = { queries: 0, rows: 0, largestChunk: 0 };
+  private readonly sites = new Map<string, SiteState>();
+  private readonly poll: boolean;
+  private readonly chunkRows: number;
+  private readonly loadRowsMax: number;
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: IdentityOptions = {},
+  ) {
+    const budget = options.budgetBytes ?? identityBudgetBytes(ctx.config);
+    this.graph = new IdentityGraph(budget);
+    this.poll = options.poll ?? ctx.database.dialect === 'postgres';
+    this.chunkRows = options.chunkRows ?? CHUNK_ROWS;
+    this.loadRowsMax = Math.max(this.chunkRows, Math.floor(budget / BYTES_PER_LOADED_ROW));
+  }
 
   /** Add this event's links and answer the account's cluster. */
   async observe(siteId: string, e: IdentityEvent): Promise<IdentitySummary> {
     const state = this.site(siteId);
+    if (!state.loaded) await waitAtMost(state.ready, LOAD_WAIT_MS);
+    this.maybePoll(siteId, state);
+    const m = this.graph.observe(state.no, e);
+    return m ? this.summaryOf(siteId, m) : this.lone(siteId, e.accountId);
+  }
+
+  /**
+   * The current cluster of the first of `accountIds` the graph remembers (the accounts a cluster
+   * id was recorded on: an old id resolves to the cluster it merged into). Null when the graph
+   * remembers none of them.
+   */
+  async clusterOf(siteId: string, accountIds: readonly string[], limit: number): Promise<ClusterView | null> {
+    const state = this.site(siteId);
     await state.ready;
-    this.maybeRefresh(siteId, state);
-    state.graph.observe(e);
-    return state.graph.summary(e.accountId);
+    if (this.poll) await this.pollNow(siteId, state);
+    for (const id of accountIds) {
+      const m = this.graph.peek(state.no, id);
+      if (!m) continue;
+      const summary = this.summaryOf(siteId, m);
+      return { id: summary.cluster_id, accounts: this.graph.members(m, limit), summary };
+    }
+    return null;
+  }
+
+  private summaryOf(siteId: string, m: Member): IdentitySummary {
+    const c = this.graph.counts(m);
+    return {
+      cluster_id: clusterIdOf(siteId, c.key),
+      linked_accounts: Math.max(0, c.size - 1),
+      shared_devices: Math.max(0, c.devices),
+      shared_ips: Math.max(0, c.ips),
+      shared_payments: Math.max(0, c.payments),
+    };
+  }
+
+  private lone(siteId: string, accountId: string): IdentitySummary {
+    return {
+      cluster_id: clusterIdOf(siteId, accountId),
+      linked_accounts: 0,
+      shared_devices: 0,
+      shared_ips: 0,
+      shared_payments: 0,
+    };
   }
 
   private site(siteId: string): SiteState {
     let state = this.sites.get(siteId);
     if (!state) {
-      const now = this.ctx.now();
       const s: SiteState = {
-        graph: new SiteGraph(siteId),
+        no: this.sites.size,
         ready: Promise.resolve(),
-        watermark: 0,
-        refreshedAt: now,
-        refreshing: false,
+        loaded: false,
+        cursor: { at: 0, id: '' },
+        polledAt: this.ctx.now(),
+        polling: null,
       };
-      s.ready = this.load(siteId, s).catch((err: unknown) => {
-        this.ctx.logger.warn({ err, siteId }, 'identity rebuild failed; linking from now');
-      });
+      s.ready = this.loadSite(siteId, s)
+        .catch((err: unknown) => {
+          this.ctx.logger.warn({ err, siteId }, 'identity load failed; linking from now');
+        })
+        .finally(() => {
+          s.loaded = true;
+        });
       this.sites.set(siteId, s);
       state = s;
     }
     return state;
   }
 
-  private maybeRefresh(siteId: string, state: SiteState): void {
+  /**
+   * The site's recent history, oldest first: the start is found by stepping back from the newest
+   * row (index only) at most loadRowsMax rows or to LOAD_WINDOW_MS, whichever comes first.
+   */
+  private async loadSite(siteId: string, state: SiteState): Promise<void> {
     const now = this.ctx.now();
-    if (state.refreshing || now - state.refreshedAt < REFRESH_MS) return;
-    state.refreshing = true;
-    state.refreshedAt = now;
-    this.load(siteId, state)
-      .catch((err: unknown) => this.ctx.logger.warn({ err, siteId }, 'identity refresh failed'))
-      .finally(() => {
-        state.refreshing = false;
-      });
+    const start = await this.loadStart(siteId, now - LOAD_WINDOW_MS);
+    state.cursor = start;
+    await this.readSince(siteId, state, start);
   }
 
-  /** Load decisions after the watermark (re-reading 5 s of overlap: observing twice is harmless). */
-  private async load(siteId: string, state: SiteState): Promise<void> {
-    const since = state.watermark === 0 ? 0 : state.watermark - 5_000;
-    const rows = await this.ctx.database.db
-      .selectFrom('decisions')
-      .select(['account_id', 'device_id', 'payment_hash', 'ip_address', 'created_at'])
-      .where('site_id', '=', siteId)
-      .where('created_at', '>=', since)
-      .orderBy('created_at', 'asc')
-      .limit(LOAD_LIMIT)
-      .execute();
-    for (const r of rows) {
-      state.graph.observe({
-        accountId: r.account_id,
-        deviceId: r.device_id,
-        paymentHash: r.payment_hash ?? '',
-        ip: r.ip_address,
-        at: r.created_at,
-      });
-      if (r.created_at > state.watermark) state.watermark = r.created_at;
+  private async loadStart(siteId: string, since: number): Promise<Cursor> {
+    const db = this.ctx.database.db;
+    let before: Cursor | null = null;
+    let skipped = 0;
+    const step = this.chunkRows * 10;
+    while (skipped < this.loadRowsMax) {
+      const q = db
+        .selectFrom('decisions')
+        .select(['created_at', 'id'])
+        .where('site_id', '=', siteId)
+        .where('created_at', '>=', since);
+      const row = await (before ? q.where(sql<boolean>`(created_at, id) < (${before.at}, ${before.id})`) : q)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .offset(step - 1)
+        .executeTakeFirst();
+      this.load.queries++;
+      if (!row) return { at: since, id: '' };
+      before = { at: Number(row.created_at), id: row.id };
+      skipped += step;
+      await yieldToLoop();
+    }
+    // Everything after the row found is loaded.
+    return before ?? { at: since, id: '' };
+  }
+
+  /** Observe every row after `from`, chunk by chunk, moving the site's cursor along. */
+  private async readSince(siteId: string, state: SiteState, from: Cursor): Promise<void> {
+    const db = this.ctx.database.db;
+    let after = from;
+    for (;;) {
+      const rows = await db
+        .selectFrom('decisions')
+        .select(['id', 'account_id', 'device_id', 'payment_hash', 'ip_address', 'created_at'])
+        .where('site_id', '=', siteId)
+        .where(sql<boolean>`(created_at, id) > (${after.at}, ${after.id})`)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(this.chunkRows)
+        .execute();
+      this.load.queries++;
+      this.load.rows += rows.length;
+      if (rows.length > this.load.largestChunk) this.load.largestChunk = rows.length;
+      for (const r of rows) {
+        const at = Number(r.created_at);
+        this.graph.observe(state.no, {
+          accountId: r.account_id,
+          deviceId: r.device_id,
+          paymentHash: r.payment_hash ?? '',
+          ip: r.ip_address,
+          at,
+        });
+        after = { at, id: r.id };
+      }
+      if (after.at > state.cursor.at) state.cursor = after;
+      if (rows.length < this.chunkRows) return;
+      await yieldToLoop();
     }
   }
+
+  private maybePoll(siteId: string, state: SiteState): void {
+    if (!this.poll || !state.loaded || state.polling) return;
+    if (this.ctx.now() - state.polledAt < POLL_MS) return;
+    void this.pollNow(siteId, state);
+  }
+
+  /** Read what other processes recorded since the cursor (overlapping by POLL_OVERLAP_MS). */
+  private pollNow(siteId: string, state: SiteState): Promise<void> {
+    if (state.polling) return state.polling;
+    state.polledAt = this.ctx.now();
+    const from = { at: state.cursor.at - POLL_OVERLAP_MS, id: '' };
+    state.polling = this.readSince(siteId, state, from)
+      .catch((err: unknown) => this.ctx.logger.warn({ err, siteId }, 'identity poll failed'))
+      .finally(() => {
+        state.polling = null;
+      });
+    return state.polling;
+  }
+}
+
+async function waitAtMost(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    p,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
 }

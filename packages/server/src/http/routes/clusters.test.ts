@@ -50,12 +50,53 @@ describe('GET /api/clusters/{id}', () => {
     const res = await get(clusterId);
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ id: clusterId, siteId: w.site.id, truncated: false });
+    expect(data).toMatchObject({
+      id: clusterId,
+      siteId: w.site.id,
+      accountCount: 3,
+      sharedIps: 1,
+      truncated: false,
+    });
     expect([...data.accounts].sort()).toEqual(['alice', 'bob', 'carol']);
     expect([...data.ips].sort()).toEqual(['198.51.100.1', '198.51.100.2']);
     expect(data.paymentHashes).toEqual(['pm_1']);
     expect(data.decisions).toBeGreaterThanOrEqual(2);
     expect(Date.parse(data.firstSeenAt)).toBeLessThanOrEqual(Date.parse(data.lastSeenAt));
+  });
+
+  it('answers an old id with the cluster it merged into, members from the graph', async () => {
+    const pay = (account: string, card: string, n: number) =>
+      verify({
+        event_type: 'checkout',
+        account_id: account,
+        payment_hash: card,
+        ip_address: `203.0.113.${n}`,
+      });
+    await pay('p1', 'card_a', 1);
+    await pay('p2', 'card_a', 2);
+    await pay('q1', 'card_b', 3);
+    const younger = (await pay('q2', 'card_b', 4)).identity!;
+    expect(younger.linked_accounts).toBe(1);
+    // q2 pays with p's card: the younger cluster merges into the older one.
+    const merged = (await pay('q2', 'card_a', 4)).identity!;
+    expect(merged.linked_accounts).toBe(3);
+    expect(merged.cluster_id).not.toBe(younger.cluster_id);
+
+    const res = await get(younger.cluster_id);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      id: merged.cluster_id,
+      requestedId: younger.cluster_id,
+      accountCount: merged.linked_accounts + 1,
+      sharedPayments: 2,
+      truncated: false,
+    });
+    expect([...data.accounts].sort()).toEqual(['p1', 'p2', 'q1', 'q2']);
+    expect([...data.paymentHashes].sort()).toEqual(['card_a', 'card_b']);
+    const current = (await get(merged.cluster_id)).json().data;
+    expect(current).toMatchObject({ id: merged.cluster_id, requestedId: merged.cluster_id, accountCount: 4 });
+    expect(current.accounts).toEqual(data.accounts);
   });
 
   it("answers 404 for unknown, malformed and other workspaces' clusters (SPEC §10: 401 → 404)", async () => {

@@ -2,13 +2,14 @@ import { issueChallenge, parseDifficulty, verifyChallenge } from '../../challeng
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createEngine } from '../../scoring/engine.ts';
+import type { IdentityClusters } from '../../scoring/identity.ts';
 import type { App } from '../types.ts';
 import { type ScoringServices, scoringApi } from './scoring.ts';
 
 /** The production services behind the scoring routes: the real engine, fingerprints and challenges. */
-export function productionScoringServices(ctx: AppContext): ScoringServices {
+export function productionScoringServices(ctx: AppContext, identity?: IdentityClusters): ScoringServices {
   return {
-    engine: createEngine(ctx),
+    engine: createEngine(ctx, identity ? { identity } : {}),
     registerFingerprint,
     parseDifficulty,
     issueChallenge: async (c, site, options) => ({ ...(await issueChallenge(c, site, options)) }),
@@ -17,6 +18,6 @@ export function productionScoringServices(ctx: AppContext): ScoringServices {
 }
 
 /** The scoring area as registered in http/routes.ts. */
-export async function scoringArea(scope: App, ctx: AppContext): Promise<void> {
-  await scoringApi(scope, ctx, productionScoringServices(ctx));
+export async function scoringArea(scope: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
+  await scoringApi(scope, ctx, productionScoringServices(ctx, identity));
 }
