@@ -36,6 +36,10 @@ export interface Config {
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
   nodeEnv: string;
+  /** Serve /metrics on this port of `host` instead of the main port. */
+  metricsPort: number | undefined;
+  /** When set, /metrics answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +77,8 @@ export const SETTINGS = {
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
+  'metrics-port': 'WARDEN_METRICS_PORT',
+  'metrics-token': 'WARDEN_METRICS_TOKEN',
 } as const;
 
 export type FlagName = keyof typeof SETTINGS;
@@ -173,6 +179,14 @@ function publicUrl(src: Source, host: string, port: number): string {
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
+/** WARDEN_METRICS_TOKEN: a bearer token of at least 16 characters, or unset. */
+function metricsToken(src: Source): string | undefined {
+  const raw = src.WARDEN_METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new ConfigError('WARDEN_METRICS_TOKEN', 'must be at least 16 characters');
+  return raw;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
   const src: Source = { ...env, ...flagsToEnv(argv) };
   const logLevel = (src.WARDEN_LOG_LEVEL ?? 'info') as Config['logLevel'];
@@ -194,6 +208,10 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
   const trustedProxies = list(src, 'WARDEN_TRUSTED_PROXIES') ?? [];
   const host = src.WARDEN_HOST || '127.0.0.1';
   const port = int(src, 'WARDEN_PORT', 8080, 0, 65535);
+  const metricsPort = src.WARDEN_METRICS_PORT ? int(src, 'WARDEN_METRICS_PORT', 0, 0, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('WARDEN_METRICS_PORT', 'must differ from WARDEN_PORT');
+  }
   return {
     host,
     port,
@@ -218,5 +236,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,
+    metricsPort,
+    metricsToken: metricsToken(src),
   };
 }
