@@ -26,7 +26,10 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   if (destination) return pino(options, destination);
   if (logFormat(process.stdout.isTTY === true, process.env) === 'pretty') {
     // In process (no transport worker), so it works the same from source and from a bundle.
-    return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+    return pino(
+      options,
+      pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    );
   }
   return pino(options);
 }
