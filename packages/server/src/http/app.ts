@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
 import { frameworkErrorHandler, installErrorHandling } from './errors.ts';
 import { installMetricsListener, installRequestObservation, observabilityRoutes } from './observability.ts';
+import { finishOpenapiDocument, openapiOptions } from './openapi.ts';
 import { registerRoutes } from './routes.ts';
 import type { App } from './types.ts';
 
@@ -55,21 +56,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx);
 
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Warden API',
-        version: '1.0.0',
-        description: 'Self-hosted bot and fraud scoring. Every success is `{success, data, timestamp}`.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          siteKey: { type: 'apiKey', in: 'header', name: 'X-Site-Key' },
-          secretKey: { type: 'apiKey', in: 'header', name: 'X-Secret-Key' },
-        },
-      },
-    },
+    openapi: openapiOptions(ctx.config),
+    transformObject: (document) =>
+      finishOpenapiDocument(
+        ('openapiObject' in document ? document.openapiObject : {}) as Record<string, unknown>,
+      ),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
