@@ -38,6 +38,10 @@ export interface Config {
   nodeEnv: string;
   /** Memory budget in MB for in-process state (the identity graph takes an eighth of it). */
   memoryMb: number;
+  /** Serve /metrics on this port of `host` instead of the main port. */
+  metricsPort: number | undefined;
+  /** When set, /metrics answers only `Authorization: Bearer <metricsToken>`. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +80,8 @@ export const SETTINGS = {
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
   'memory-mb': 'WARDEN_MEMORY_MB',
+  'metrics-port': 'WARDEN_METRICS_PORT',
+  'metrics-token': 'WARDEN_METRICS_TOKEN',
 } as const;
 
 export type FlagName = keyof typeof SETTINGS;
@@ -176,6 +182,14 @@ function publicUrl(src: Source, host: string, port: number): string {
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
+/** WARDEN_METRICS_TOKEN: a bearer token of at least 16 characters, or unset. */
+function metricsToken(src: Source): string | undefined {
+  const raw = src.WARDEN_METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new ConfigError('WARDEN_METRICS_TOKEN', 'must be at least 16 characters');
+  return raw;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
   const src: Source = { ...env, ...flagsToEnv(argv) };
   const logLevel = (src.WARDEN_LOG_LEVEL ?? 'info') as Config['logLevel'];
@@ -197,6 +211,10 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
   const trustedProxies = list(src, 'WARDEN_TRUSTED_PROXIES') ?? [];
   const host = src.WARDEN_HOST || '127.0.0.1';
   const port = int(src, 'WARDEN_PORT', 8080, 0, 65535);
+  const metricsPort = src.WARDEN_METRICS_PORT ? int(src, 'WARDEN_METRICS_PORT', 0, 0, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('WARDEN_METRICS_PORT', 'must differ from WARDEN_PORT');
+  }
   return {
     host,
     port,
@@ -222,5 +240,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,
     memoryMb: int(src, 'WARDEN_MEMORY_MB', 256, 32, 1_048_576),
+    metricsPort,
+    metricsToken: metricsToken(src),
   };
 }

@@ -21,7 +21,8 @@ export const ERROR_CODES = {
   invalid_secret_key: { status: 401, description: 'The `X-Secret-Key` does not belong to the site.' },
   unauthorized: {
     status: 401,
-    description: 'No, malformed, revoked or expired bearer token; a refused SAML response.',
+    description:
+      'No, malformed, revoked or expired bearer token; a refused SAML response; a wrong `/metrics` token.',
   },
   invalid_credentials: {
     status: 401,

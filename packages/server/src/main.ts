@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -10,8 +11,27 @@ import { openConfiguredDatabase } from './storage/configured.ts';
 import { migrate } from './storage/db.ts';
 import { loadInstanceSecret } from './storage/instance-secret.ts';
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/**
+ * Readable lines (pino-pretty) when a person watches: stdout is a terminal and this is not a test
+ * run. Otherwise JSON lines, one object per line, for log collectors.
+ */
+export function logFormat(stdoutIsTty: boolean, env: Record<string, string | undefined>): 'pretty' | 'json' {
+  const testRun = env.VITEST !== undefined || env.NODE_ENV === 'test';
+  return stdoutIsTty && !testRun ? 'pretty' : 'json';
+}
+
+/** The service logger: secrets redacted; to `destination` when given (tests capture lines so). */
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
+  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  if (destination) return pino(options, destination);
+  if (logFormat(process.stdout.isTTY === true, process.env) === 'pretty') {
+    // In process (no transport worker), so it works the same from source and from a bundle.
+    return pino(
+      options,
+      pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    );
+  }
+  return pino(options);
 }
 
 export { openConfiguredDatabase };

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { serviceMetrics } from '../metrics.ts';
 import type { DB } from '../storage/db.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
@@ -103,6 +104,7 @@ export async function issueChallenge(
   const signed = body(site.id, salt, expiresAt, difficulty);
   const tag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16).toString('base64url');
   const n = secretNumber(ctx.secret, signed, maxnumber);
+  serviceMetrics(ctx.metrics).challenge('issued');
   return {
     challenge_id: `ch_${salt}.${expiresAt.toString(36)}.${difficulty}.${tag}`,
     algorithm: 'SHA-256',
@@ -127,11 +129,11 @@ export async function verifyChallenge(
   proof: { challenge_id: string; nonce: string | number },
 ): Promise<ChallengeVerification> {
   const id = typeof proof.challenge_id === 'string' ? proof.challenge_id : '';
-  const fail = (reason: ChallengeFailure): ChallengeVerification => ({
-    valid: false,
-    reason,
-    challenge_id: id,
-  });
+  const metrics = serviceMetrics(ctx.metrics);
+  const fail = (reason: ChallengeFailure): ChallengeVerification => {
+    metrics.challenge(reason);
+    return { valid: false, reason, challenge_id: id };
+  };
   const parsed = parseId(id);
   if (!parsed || parsed.difficulty < 1 || parsed.difficulty > 26) return fail('unknown_challenge');
   const signed = body(site.id, parsed.salt, parsed.expiresAt, parsed.difficulty);
@@ -153,6 +155,7 @@ export async function verifyChallenge(
   }
   if (!(await ctx.hotState.claimOnce(usedKey, ttl))) return fail('already_used');
   if (!(await recordUse(ctx, site.id, parsed))) return fail('already_used');
+  metrics.challenge('solved');
   return { valid: true, challenge_id: id, verified_at: new Date(now).toISOString() };
 }
 

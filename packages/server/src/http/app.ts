@@ -6,7 +6,8 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
 import { frameworkErrorHandler, installErrorHandling } from './errors.ts';
-import { observabilityRoutes } from './observability.ts';
+import { installMetricsListener, installRequestObservation, observabilityRoutes } from './observability.ts';
+import { finishOpenapiDocument, openapiOptions } from './openapi.ts';
 import { registerRoutes } from './routes.ts';
 import type { App } from './types.ts';
 
@@ -34,10 +35,8 @@ export function createFastify(ctx: AppContext): App {
     trustProxy: ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    // Per-request lines only at debug/trace: at info they would cost the scoring hot path.
-    logController: new LogController({
-      disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
-    }),
+    // Fastify's two lines per request are off: installRequestObservation writes one access line.
+    logController: new LogController({ disableRequestLogging: true }),
     // Ids of every resource are far shorter; longer segments are answered 404 by frameworkErrors.
     routerOptions: { maxParamLength: 512 },
     frameworkErrors: frameworkErrorHandler,
@@ -47,6 +46,7 @@ export function createFastify(ctx: AppContext): App {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installRequestObservation(app, ctx);
   installBodyParsing(app);
   installErrorHandling(app);
   return app;
@@ -56,26 +56,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx);
 
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Warden API',
-        version: '1.0.0',
-        description: 'Self-hosted bot and fraud scoring. Every success is `{success, data, timestamp}`.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          siteKey: { type: 'apiKey', in: 'header', name: 'X-Site-Key' },
-          secretKey: { type: 'apiKey', in: 'header', name: 'X-Secret-Key' },
-        },
-      },
-    },
+    openapi: openapiOptions(ctx.config),
+    transformObject: (document) =>
+      finishOpenapiDocument(
+        ('openapiObject' in document ? document.openapiObject : {}) as Record<string, unknown>,
+      ),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (scope) => observabilityRoutes(scope, ctx));
+  installMetricsListener(app, ctx);
   await registerRoutes(app, ctx);
   return app;
 }

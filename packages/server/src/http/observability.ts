@@ -1,31 +1,87 @@
-import { Counter, collectDefaultMetrics, Histogram } from 'prom-client';
+import { timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { collectDefaultMetrics } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { serviceMetrics, UNMATCHED_ROUTE } from '../metrics.ts';
 import { ping } from '../storage/db.ts';
+import { installErrorHandling } from './errors.ts';
 import type { App } from './types.ts';
 
-/** /healthz, /readyz and /metrics, plus per-request metrics. */
+/**
+ * Per request, on the root instance so that every route is seen (a hook inside an encapsulated
+ * plugin only sees that plugin's routes): the HTTP metrics and one access-log line at info with
+ * the method, route template, status, duration and request id (`reqId`). Nothing else about the
+ * request is logged: no URL query, no headers, no body.
+ */
+export function installRequestObservation(app: App, ctx: AppContext): void {
+  const metrics = serviceMetrics(ctx.metrics);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const ms = reply.elapsedTime;
+    metrics.request(request.method, route, reply.statusCode, ms / 1000);
+    request.log.info(
+      { method: request.method, route, status: reply.statusCode, durationMs: Math.round(ms * 1000) / 1000 },
+      'request',
+    );
+  });
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** GET /metrics: the registry as Prometheus text; behind `Authorization: Bearer <token>` when one is set. */
+function metricsHandler(ctx: AppContext) {
+  const token = ctx.config.metricsToken;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (token !== undefined) {
+      const header = request.headers.authorization ?? '';
+      const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+      if (!sameSecret(given, token)) {
+        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw new ApiError('unauthorized', 'Send the metrics token as Authorization: Bearer <token>.');
+      }
+    }
+    reply.header('content-type', ctx.metrics.contentType);
+    return ctx.metrics.metrics();
+  };
+}
+
+/**
+ * /metrics on a listener of its own (WARDEN_METRICS_PORT, same host), when configured: started
+ * when the main app listens, closed with it. The main app then has no /metrics. Root instance only.
+ */
+export function installMetricsListener(app: App, ctx: AppContext): void {
+  const port = ctx.config.metricsPort;
+  if (port === undefined) return;
+  const metricsApp = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+  });
+  installErrorHandling(metricsApp);
+  metricsApp.get('/metrics', metricsHandler(ctx));
+  app.addHook('onListen', async () => {
+    const address = await metricsApp.listen({ host: ctx.config.host, port });
+    ctx.logger.info({ address }, 'metrics serving');
+  });
+  app.addHook('onClose', async () => metricsApp.close());
+  app.decorate('metricsServer', metricsApp.server);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The /metrics listener when WARDEN_METRICS_PORT is set (for its address). */
+    metricsServer?: import('node:http').Server;
+  }
+}
+
+/** /healthz, /readyz and /metrics. */
 export async function observabilityRoutes(app: App, ctx: AppContext): Promise<void> {
   if (!ctx.metrics.getSingleMetric('process_cpu_seconds_total'))
     collectDefaultMetrics({ register: ctx.metrics });
-  const requests = new Counter({
-    name: 'warden_http_requests_total',
-    help: 'HTTP requests by route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [ctx.metrics],
-  });
-  const duration = new Histogram({
-    name: 'warden_http_request_duration_seconds',
-    help: 'HTTP request duration by route',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [ctx.metrics],
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unknown';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
 
   const hide = { schema: { hide: true } };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
@@ -46,8 +102,5 @@ export async function observabilityRoutes(app: App, ctx: AppContext): Promise<vo
     if (!ready) throw new ApiError('not_ready', `Not ready: ${JSON.stringify(checks)}`);
     return reply.send({ status: 'ready', checks });
   });
-  app.get('/metrics', hide, async (_request, reply) => {
-    reply.header('content-type', ctx.metrics.contentType);
-    return ctx.metrics.metrics();
-  });
+  if (ctx.config.metricsPort === undefined) app.get('/metrics', hide, metricsHandler(ctx));
 }

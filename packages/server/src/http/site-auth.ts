@@ -99,7 +99,8 @@ async function siteFromKey(ctx: AppContext, request: FastifyRequest): Promise<Sc
   return found;
 }
 
-export const EXPOSED_HEADERS = 'Idempotent-Replayed, Retry-After, X-Request-Id';
+export const EXPOSED_HEADERS =
+  'Idempotent-Replayed, Retry-After, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy';
 
 function allowOrigin(reply: FastifyReply, origin: string): void {
   reply.header('access-control-allow-origin', origin);
@@ -200,7 +201,7 @@ export function preflightHandler(ctx: AppContext) {
     }
     allowOrigin(reply, origin);
     reply.header('access-control-allow-methods', 'POST, OPTIONS');
-    reply.header('access-control-allow-headers', 'Content-Type, X-Site-Key, X-Request-Id');
+    reply.header('access-control-allow-headers', 'Content-Type, X-Site-Key, X-Request-Id, Idempotency-Key');
     reply.header('access-control-max-age', '600');
     return reply.status(204).send();
   };

@@ -87,3 +87,63 @@ describe('scoring rate limits (SPEC §8, §10)', () => {
     expect(res.json().data.succeeded).toBe(10);
   });
 });
+
+describe('RateLimit-* headers on the scoring routes', () => {
+  // A clock that stands still: every request falls in the same one-second window.
+  const frozen = Date.parse('2026-01-01T00:00:00.250Z');
+  let t: TestApp;
+  let w: TestWorkspace;
+  beforeAll(async () => {
+    t = await createScoringTestApp({
+      services: { engine: fakeEngine() },
+      env: { WARDEN_RATE_SERVER_PER_SECOND: '3', WARDEN_RATE_BROWSER_PER_SECOND: '2' },
+      now: () => frozen,
+    });
+    w = await createTestWorkspace(t.ctx);
+  });
+  afterAll(() => t.close());
+
+  const quota = (res: { headers: Record<string, unknown> }) => ({
+    limit: res.headers['ratelimit-limit'],
+    remaining: res.headers['ratelimit-remaining'],
+    reset: res.headers['ratelimit-reset'],
+    policy: res.headers['ratelimit-policy'],
+  });
+
+  it('count down with every request and agree with Retry-After on the 429', async () => {
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/antibot/verify',
+        headers: serverHeaders(w.site),
+        payload: loginEvent(),
+      });
+    const answers = [await send(), await send(), await send(), await send()];
+    expect(answers.map((r) => r.statusCode)).toEqual([201, 201, 201, 429]);
+    expect(answers.map((r) => quota(r).remaining)).toEqual(['2', '1', '0', '0']);
+    for (const res of answers) expect(quota(res)).toMatchObject({ limit: '3', reset: '1', policy: '3;w=1' });
+    const refused = answers[3];
+    expect(refused?.headers['retry-after']).toBe(refused?.headers['ratelimit-reset']);
+  });
+
+  it('are sent on browser routes (and exposed to the page) but not on errors before the limit', async () => {
+    const headers = { ...browserHeaders(w.site.siteKey), 'x-forwarded-for': '198.51.100.30' };
+    const challenge = await t.app.inject({
+      method: 'POST',
+      url: '/api/antibot/challenge',
+      headers,
+      payload: {},
+    });
+    expect(challenge.statusCode).toBe(201);
+    expect(quota(challenge)).toMatchObject({ limit: '2', remaining: '1' });
+    expect(String(challenge.headers['access-control-expose-headers'])).toContain('RateLimit-Remaining');
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: '/api/antibot/collect',
+      headers,
+      payload: { context: {} },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.headers['ratelimit-limit']).toBeUndefined();
+  });
+});

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import type { RateLimitResult } from '../state/hot-state.ts';
 
 /**
  * Scoring rate limits (SPEC §8, §10): browser routes per site per client IP, server routes per
@@ -12,23 +13,43 @@ export function rateLimitKey(surface: 'browser' | 'server', siteId: string, ip: 
   return surface === 'browser' ? `scoring:b:${siteId}:${ip}` : `scoring:s:${siteId}`;
 }
 
+/**
+ * The quota headers of the IETF draft (draft-ietf-httpapi-ratelimit-headers, the three-field form):
+ * `RateLimit-Limit` (requests per window), `RateLimit-Remaining` (left after this one) and
+ * `RateLimit-Reset` (whole seconds until the quota is whole again: the window's length when
+ * allowed, the `Retry-After` value when refused), plus `RateLimit-Policy` naming the window.
+ */
+export function rateLimitHeaders(limit: number, result: RateLimitResult): Record<string, string> {
+  const resetS = result.allowed
+    ? Math.ceil(RATE_WINDOW_MS / 1000)
+    : Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  return {
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(Math.max(0, result.remaining)),
+    'ratelimit-reset': String(resetS),
+    'ratelimit-policy': `${limit};w=${Math.ceil(RATE_WINDOW_MS / 1000)}`,
+  };
+}
+
+/** Counts the request; answers its quota headers, or throws 429 `rate_limited` carrying them. */
 export async function enforceScoringRateLimit(
   ctx: AppContext,
   surface: 'browser' | 'server',
   siteId: string,
   ip: string,
-): Promise<void> {
+): Promise<Record<string, string>> {
   const limit =
     surface === 'browser' ? ctx.config.rateLimits.browserPerSecond : ctx.config.rateLimits.serverPerSecond;
   const result = await ctx.hotState.rateLimit(rateLimitKey(surface, siteId, ip), limit, RATE_WINDOW_MS);
-  if (result.allowed) return;
-  const retryAfterS = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+  const headers = rateLimitHeaders(limit, result);
+  if (result.allowed) return headers;
+  const retryAfterS = Number(headers['ratelimit-reset']);
   throw new ApiError(
     'rate_limited',
     surface === 'browser'
       ? `More than ${limit} requests per second from this address for this site; retry in ${retryAfterS} s.`
       : `More than ${limit} requests per second for this site; retry in ${retryAfterS} s.`,
     undefined,
-    { 'retry-after': String(retryAfterS) },
+    { ...headers, 'retry-after': String(retryAfterS) },
   );
 }

@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
+import { serviceMetrics } from '../metrics.ts';
+import type { RuledDecision } from '../rules/apply.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { decisionWriter } from './decision-writer.ts';
@@ -145,6 +147,24 @@ async function idempotencyHash(ctx: AppContext, input: ScoreEventInput): Promise
   return hashed ?? canonicalBodyHash(input.body);
 }
 
+/** The recorded decision in the service metrics: decision, engine time, custom rule matches. */
+function countDecision(
+  ctx: AppContext,
+  surface: Surface,
+  eventType: string,
+  result: EngineResult,
+  ms: number,
+) {
+  const metrics = serviceMetrics(ctx.metrics);
+  metrics.decision(
+    surface,
+    { event_type: eventType, classification: result.classification, action: result.action },
+    ms / 1000,
+  );
+  const custom = (result.features as { custom_rules?: RuledDecision['custom'] }).custom_rules;
+  if (custom) metrics.ruleHits(custom.matched.length, custom.shadow.length);
+}
+
 export async function scoreAndRecord(
   ctx: AppContext,
   engine: ScoringEngine,
@@ -201,6 +221,7 @@ async function scoreAndWrite(
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
   if (!(await recordDecision(ctx.database, decisionRow(scoringInput, result, decision), key))) return null;
+  countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(scoringInput, result);

@@ -28,20 +28,28 @@ async function loadList(ctx: AppContext, request: FastifyRequest, id: string, op
 export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
-  app.get('/api/lists', { schema: { tags, security, querystring: SiteQuery } }, async (request) => {
-    await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
-    const rows = await ctx.database.db
-      .selectFrom('lists')
-      .selectAll()
-      .where('site_id', '=', request.query.siteId)
-      .orderBy('name')
-      .execute();
-    return ok({ lists: rows.map(listView) });
-  });
+  const summary = (text: string) => ({ tags, security, summary: text });
+  app.get(
+    '/api/lists',
+    { schema: { ...summary('Allow and block lists of a site'), querystring: SiteQuery } },
+    async (request) => {
+      await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
+      const rows = await ctx.database.db
+        .selectFrom('lists')
+        .selectAll()
+        .where('site_id', '=', request.query.siteId)
+        .orderBy('name')
+        .execute();
+      return ok({ lists: rows.map(listView) });
+    },
+  );
 
   app.post(
     '/api/lists',
-    { attachValidation: true, schema: { tags, security, querystring: SiteQuery, body: ListCreateBody } },
+    {
+      attachValidation: true,
+      schema: { ...summary('Create a list (owner, analyst)'), querystring: SiteQuery, body: ListCreateBody },
+    },
     async (request, reply) => {
       const siteId = (request.query as { siteId?: string }).siteId;
       if (!siteId) assertValid(request);
@@ -51,13 +59,24 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.get('/api/lists/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
-    return ok(listView(await loadList(ctx, request, request.params.id, 'read')));
-  });
+  app.get(
+    '/api/lists/:id',
+    { schema: { ...summary('One list with its entries'), params: IdParams } },
+    async (request) => {
+      return ok(listView(await loadList(ctx, request, request.params.id, 'read')));
+    },
+  );
 
   app.patch(
     '/api/lists/:id',
-    { attachValidation: true, schema: { tags, security, params: IdParams, body: ListPatchBody } },
+    {
+      attachValidation: true,
+      schema: {
+        ...summary("Change a list's entries (owner, analyst)"),
+        params: IdParams,
+        body: ListPatchBody,
+      },
+    },
     async (request) => {
       const row = await loadList(ctx, request, (request.params as { id: string }).id, 'rules.write');
       assertValid(request);
@@ -65,9 +84,13 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.delete('/api/lists/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
-    const row = await loadList(ctx, request, request.params.id, 'rules.write');
-    await deleteList(ctx, row);
-    return ok({ id: row.id, deleted: true });
-  });
+  app.delete(
+    '/api/lists/:id',
+    { schema: { ...summary('Delete a list (owner, analyst)'), params: IdParams } },
+    async (request) => {
+      const row = await loadList(ctx, request, request.params.id, 'rules.write');
+      await deleteList(ctx, row);
+      return ok({ id: row.id, deleted: true });
+    },
+  );
 }

@@ -39,25 +39,29 @@ async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, op
 export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
-  app.get('/api/rules', { schema: { tags, security, querystring: SiteQuery } }, async (request) => {
-    await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
-    const rows = await ctx.database.db
-      .selectFrom('rules')
-      .selectAll()
-      .where('site_id', '=', request.query.siteId)
-      .orderBy('priority', 'desc')
-      .orderBy('created_at', 'asc')
-      .execute();
-    return ok({ rules: rows.map(ruleView) });
-  });
+  const summary = (text: string) => ({ tags, security, summary: text });
+  app.get(
+    '/api/rules',
+    { schema: { ...summary('Custom rules of a site, highest priority first'), querystring: SiteQuery } },
+    async (request) => {
+      await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
+      const rows = await ctx.database.db
+        .selectFrom('rules')
+        .selectAll()
+        .where('site_id', '=', request.query.siteId)
+        .orderBy('priority', 'desc')
+        .orderBy('created_at', 'asc')
+        .execute();
+      return ok({ rules: rows.map(ruleView) });
+    },
+  );
 
   app.post(
     '/api/rules',
     {
       attachValidation: true,
       schema: {
-        tags,
-        security,
+        ...summary('Create a custom rule (owner, analyst)'),
         querystring: SiteQuery,
         body: RuleCreateBody,
         response: {
@@ -78,13 +82,20 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.get('/api/rules/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
-    return ok(ruleView(await loadRule(ctx, request, request.params.id, 'read')));
-  });
+  app.get(
+    '/api/rules/:id',
+    { schema: { ...summary('One custom rule'), params: IdParams } },
+    async (request) => {
+      return ok(ruleView(await loadRule(ctx, request, request.params.id, 'read')));
+    },
+  );
 
   app.patch(
     '/api/rules/:id',
-    { attachValidation: true, schema: { tags, security, params: IdParams, body: RulePatchBody } },
+    {
+      attachValidation: true,
+      schema: { ...summary('Change a custom rule (owner, analyst)'), params: IdParams, body: RulePatchBody },
+    },
     async (request) => {
       const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'rules.write');
       assertValid(request);
@@ -92,15 +103,26 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.delete('/api/rules/:id', { schema: { tags, security, params: IdParams } }, async (request) => {
-    const row = await loadRule(ctx, request, request.params.id, 'rules.write');
-    await deleteRule(ctx, row);
-    return ok({ id: row.id, deleted: true });
-  });
+  app.delete(
+    '/api/rules/:id',
+    { schema: { ...summary('Delete a custom rule (owner, analyst)'), params: IdParams } },
+    async (request) => {
+      const row = await loadRule(ctx, request, request.params.id, 'rules.write');
+      await deleteRule(ctx, row);
+      return ok({ id: row.id, deleted: true });
+    },
+  );
 
   app.post(
     '/api/rules/backtest',
-    { attachValidation: true, schema: { tags, security, querystring: SiteQuery, body: BacktestBody } },
+    {
+      attachValidation: true,
+      schema: {
+        ...summary('Backtest draft rules against recorded decisions (owner, analyst)'),
+        querystring: SiteQuery,
+        body: BacktestBody,
+      },
+    },
     async (request) => {
       const siteId = (request.query as { siteId?: string }).siteId;
       if (!siteId) assertValid(request);
@@ -126,8 +148,12 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     },
   );
 
-  app.get('/api/rules/:id/stats', { schema: { tags, security, params: IdParams } }, async (request) => {
-    const row = await loadRule(ctx, request, request.params.id, 'read');
-    return ok(await ruleStats(ctx, row));
-  });
+  app.get(
+    '/api/rules/:id/stats',
+    { schema: { ...summary('Match statistics of a custom rule'), params: IdParams } },
+    async (request) => {
+      const row = await loadRule(ctx, request, request.params.id, 'read');
+      return ok(await ruleStats(ctx, row));
+    },
+  );
 }

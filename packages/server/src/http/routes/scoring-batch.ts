@@ -13,6 +13,7 @@ import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
+import { idempotencyHeaderOf, withBatchKey } from './idempotency-header.ts';
 import { ANTIBOT_PREFIX, securityOf, surfaceHooks, userAgentOf } from './scoring-common.ts';
 import {
   BATCH_BODY_LIMIT,
@@ -47,6 +48,11 @@ export function validateBatchItem(item: unknown, index: number): ScoringRequest 
   const behaviorDetails = behaviorLimitDetails(request.behavior, prefix);
   if (behaviorDetails.length > 0) throw validationFailed(behaviorDetails);
   return request;
+}
+
+/** A malformed `Idempotency-Key` fails the whole batch (400), before the rate limit. */
+async function checkIdempotencyHeader(request: FastifyRequest): Promise<void> {
+  idempotencyHeaderOf(request);
 }
 
 function itemFailure(index: number, err: unknown, request: FastifyRequest): BatchItemResult {
@@ -86,15 +92,16 @@ export function registerBatchRoutes(
         body: BatchRequest,
         response: { 200: Envelope(BatchResult), 201: Envelope(BatchResult) },
       },
-      ...surfaceHooks(ctx, surface),
+      ...surfaceHooks(ctx, surface, [checkIdempotencyHeader]),
     },
     async (request, reply) => {
       const site = scoringSiteOf(request);
+      const headerKey = idempotencyHeaderOf(request);
       const results: BatchItemResult[] = [];
       let created = 0;
       for (const [index, item] of request.body.events.entries()) {
         try {
-          const body = validateBatchItem(item, index);
+          const body = withBatchKey(validateBatchItem(item, index), headerKey, index);
           const result = await scoreAndRecord(ctx, engine, {
             site,
             surface,

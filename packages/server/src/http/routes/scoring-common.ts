@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
 import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
@@ -43,15 +43,15 @@ export interface ScoringServices {
   ): Promise<ChallengeVerification>;
 }
 
-type RequestCheck = (request: FastifyRequest) => Promise<void>;
+type RequestCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * Site auth in preValidation (before the schema); in preHandler the checks beyond the schema
  * (still `validation_failed`), then the rate limit last.
  */
 export function surfaceHooks(ctx: AppContext, surface: Surface, extraChecks: RequestCheck[] = []) {
-  const rateLimit: RequestCheck = async (request) => {
-    await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip);
+  const rateLimit: RequestCheck = async (request, reply) => {
+    reply.headers(await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip));
   };
   return {
     preValidation: siteAuthHook(ctx, surface),

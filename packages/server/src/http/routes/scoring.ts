@@ -7,6 +7,7 @@ import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
+import { applyIdempotencyHeader } from './idempotency-header.ts';
 import { registerBatchRoutes } from './scoring-batch.ts';
 import {
   ANTIBOT_PREFIX,
@@ -42,7 +43,7 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         body: VerificationRequest,
         response: { 200: Envelope(Decision), 201: Envelope(Decision) },
       },
-      ...surfaceHooks(ctx, surface, [checkBehaviorLimit]),
+      ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader]),
     },
     async (request, reply) => {
       const result = await scoreAndRecord(ctx, engine, {

@@ -1,0 +1,167 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+/**
+ * The service's own Prometheus metrics (docs/operations.md lists them). Registered once per
+ * registry (the context's), found again by name, like webhooks/metrics.ts. Every label has a
+ * bounded set of values: route templates (never raw URLs), enums, status codes.
+ * The hot path uses pre-bound children (`labels(...)` once per label combination), so a request
+ * costs a map lookup, an increment and an observation.
+ */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const ENGINE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25];
+
+/** The route label of a request that matched no route (404s of unknown paths). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export type ChallengeOutcome =
+  | 'issued'
+  | 'solved'
+  | 'expired'
+  | 'invalid_proof'
+  | 'already_used'
+  | 'unknown_challenge';
+
+export interface ServiceMetrics {
+  /** One finished HTTP request: `route` is the route template. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** One new decision (replays are not decisions) and the engine's time for it. */
+  decision(
+    surface: string,
+    d: { event_type: string; classification: string; action: string },
+    engineSeconds: number,
+  ): void;
+  /** Custom rules that matched one decision. */
+  ruleHits(live: number, shadow: number): void;
+  challenge(outcome: ChallengeOutcome): void;
+}
+
+function metric<T>(registry: Registry, name: string, create: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+/** Children bound once per label combination. */
+function bound<C>(bind: (key: string) => C): (key: string) => C {
+  const children = new Map<string, C>();
+  return (key) => {
+    let child = children.get(key);
+    if (!child) {
+      child = bind(key);
+      children.set(key, child);
+    }
+    return child;
+  };
+}
+
+const built = new WeakMap<Registry, ServiceMetrics>();
+
+export function serviceMetrics(registry: Registry): ServiceMetrics {
+  const existing = built.get(registry);
+  if (existing) return existing;
+  const requests = metric(
+    registry,
+    'warden_http_requests_total',
+    () =>
+      new Counter({
+        name: 'warden_http_requests_total',
+        help: 'HTTP requests by method, route template and status',
+        labelNames: ['method', 'route', 'status'] as const,
+        registers: [registry],
+      }),
+  );
+  const duration = metric(
+    registry,
+    'warden_http_request_duration_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_http_request_duration_seconds',
+        help: 'HTTP request duration by method and route template',
+        labelNames: ['method', 'route'] as const,
+        buckets: HTTP_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const decisions = metric(
+    registry,
+    'warden_decisions_total',
+    () =>
+      new Counter({
+        name: 'warden_decisions_total',
+        help: 'Decisions recorded, by surface, event type, classification and action (replays not counted)',
+        labelNames: ['surface', 'event_type', 'classification', 'action'] as const,
+        registers: [registry],
+      }),
+  );
+  const engine = metric(
+    registry,
+    'warden_engine_duration_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_engine_duration_seconds',
+        help: 'Scoring engine time per decision (the decision_ms of the answer), by surface',
+        labelNames: ['surface'] as const,
+        buckets: ENGINE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const rules = metric(
+    registry,
+    'warden_rule_hits_total',
+    () =>
+      new Counter({
+        name: 'warden_rule_hits_total',
+        help: 'Custom rule matches in recorded decisions, by mode (live, shadow)',
+        labelNames: ['mode'] as const,
+        registers: [registry],
+      }),
+  );
+  const challenges = metric(
+    registry,
+    'warden_challenges_total',
+    () =>
+      new Counter({
+        name: 'warden_challenges_total',
+        help: 'Proof-of-work challenges issued, and proofs checked by result (solved, expired, invalid_proof, already_used, unknown_challenge)',
+        labelNames: ['outcome'] as const,
+        registers: [registry],
+      }),
+  );
+
+  const requestChild = bound((key) => {
+    const [method = '', route = '', status = ''] = key.split('\u0000');
+    return { count: requests.labels(method, route, status), time: duration.labels(method, route) };
+  });
+  const decisionChild = bound((key) => {
+    const [surface = '', eventType = '', classification = '', action = ''] = key.split('\u0000');
+    return {
+      count: decisions.labels(surface, eventType, classification, action),
+      time: engine.labels(surface),
+    };
+  });
+  const liveHits = rules.labels('live');
+  const shadowHits = rules.labels('shadow');
+  const challengeChild = bound((outcome) => challenges.labels(outcome));
+
+  const metrics: ServiceMetrics = {
+    request(method, route, status, seconds) {
+      const child = requestChild(`${method}\u0000${route}\u0000${status}`);
+      child.count.inc();
+      child.time.observe(seconds);
+    },
+    decision(surface, d, engineSeconds) {
+      const child = decisionChild(
+        `${surface}\u0000${d.event_type}\u0000${d.classification}\u0000${d.action}`,
+      );
+      child.count.inc();
+      child.time.observe(engineSeconds);
+    },
+    ruleHits(live, shadow) {
+      if (live > 0) liveHits.inc(live);
+      if (shadow > 0) shadowHits.inc(shadow);
+    },
+    challenge(outcome) {
+      challengeChild(outcome).inc();
+    },
+  };
+  built.set(registry, metrics);
+  return metrics;
+}
