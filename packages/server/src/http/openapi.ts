@@ -214,6 +214,7 @@ export function openapiOptions(config: Config) {
       title: 'Warden API',
       version: '1.0.0',
       description: 'Self-hosted bot and fraud scoring. Every success is `{success, data, timestamp}`.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: config.publicUrl, description: 'This Warden server (WARDEN_PUBLIC_URL)' }],
     components: {
