@@ -3,10 +3,18 @@
 // second core while the main thread goes on scoring. A commit is answered only once it is durable.
 // It also hashes request bodies for idempotency (canonical JSON of the raw text), which would
 // otherwise cost the main thread a few per cent of each decision.
+import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from '../storage/sqlite-connection.mjs';
 import { canonicalTextHash } from './canonical-json.mjs';
 import { decisionCommit } from './decision-commit.mjs';
+
+// Named for `top -H` and the benchmark's CPU per thread (bench/lib/proc-stat.ts); Linux only.
+try {
+  writeFileSync('/proc/thread-self/comm', 'warden-writer');
+} catch {
+  // Another system: the thread keeps its name.
+}
 
 const sqlite = openSqlite(workerData.file);
 const commit = decisionCommit(sqlite, workerData.sql);
