@@ -36,9 +36,8 @@ function normaliser(): (text: string) => string {
   return (text) =>
     text
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|cl_[0-9a-f]+/g, (id) => {
-        let n = ids.get(id);
-        if (!n) ids.set(id, (n = `id${ids.size}`));
-        return n;
+        if (!ids.has(id)) ids.set(id, `id${ids.size}`);
+        return ids.get(id)!;
       })
       // Also inside the recorded response, a JSON string in the row (quotes escaped there).
       .replace(/(\\?"(?:salt|challenge|challenge_id)\\?":\\?")[^"\\]*/g, '$1-')
