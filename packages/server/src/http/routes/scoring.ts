@@ -50,7 +50,6 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         surface,
         route,
         body: request.body,
-        bodyText: request.jsonText,
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
       });
