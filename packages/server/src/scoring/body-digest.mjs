@@ -16,23 +16,26 @@ const NUMBER = 3;
 const STRING = 4;
 const ARRAY = 5;
 const OBJECT = 6;
+const BUFFER_SIZE = 2048;
 
+/** Writes the binary form into a small buffer, handed to the hash whenever it is full. */
 class Writer {
-  constructor(size) {
-    this.use(Buffer.allocUnsafeSlow(size));
+  constructor() {
+    this.hash = createHash('sha256');
+    this.buf = Buffer.allocUnsafe(BUFFER_SIZE);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.at = 0;
   }
 
-  use(buf) {
-    this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  room(n) {
+    if (this.at + n <= BUFFER_SIZE) return;
+    this.hash.update(this.buf.subarray(0, this.at));
+    this.at = 0;
   }
 
-  room(n) {
-    if (this.at + n <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.at + n));
-    this.buf.copy(bigger, 0, 0, this.at);
-    this.use(bigger);
+  digest() {
+    this.hash.update(this.buf.subarray(0, this.at));
+    return this.hash.digest('hex');
   }
 
   tag(t) {
@@ -59,6 +62,11 @@ class Writer {
   /** UTF-16 code units, so that every string (lone surrogates too) has its own bytes. */
   string(s) {
     this.tagged(STRING, s.length);
+    if (s.length * 2 > BUFFER_SIZE) {
+      this.room(BUFFER_SIZE);
+      this.hash.update(s, 'utf16le');
+      return;
+    }
     this.room(s.length * 2);
     this.at += this.buf.write(s, this.at, 'utf16le');
   }
@@ -106,7 +114,7 @@ function write(w, value) {
 
 /** `b1:` + SHA-256 (hex) of the parsed body's binary form. */
 export function bodyDigest(body) {
-  const w = new Writer(8192);
+  const w = new Writer();
   write(w, body);
-  return DIGEST_PREFIX + createHash('sha256').update(w.buf.subarray(0, w.at)).digest('hex');
+  return DIGEST_PREFIX + w.digest();
 }

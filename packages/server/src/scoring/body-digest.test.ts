@@ -30,6 +30,11 @@ describe('bodyDigest', () => {
     expect(bodyDigest({ a: '1' })).not.toBe(bodyDigest({ a: 1 }));
     expect(bodyDigest({ a: [] })).not.toBe(bodyDigest({ a: {} }));
     expect(bodyDigest({ ab: 'c' })).not.toBe(bodyDigest({ a: 'bc' }));
+    // Strings longer than the writer's buffer go to the hash directly.
+    const long = 'x'.repeat(5000);
+    expect(bodyDigest({ a: long, b: [1, 2] })).toBe(bodyDigest({ b: [1, 2], a: `${long}` }));
+    expect(bodyDigest({ a: long })).not.toBe(bodyDigest({ a: `${long.slice(1)}y` }));
+    expect(bodyDigest([long, 'a'])).not.toBe(bodyDigest([`${long}a`]));
     // Lone surrogates are different strings (UTF-8 would make both U+FFFD).
     expect(bodyDigest(JSON.parse('"\\ud800"'))).not.toBe(bodyDigest(JSON.parse('"\\ud801"')));
   });
