@@ -216,7 +216,8 @@ async function main(): Promise<void> {
 
   for (const scenario of SCENARIOS) report(scenario, wardenResults.get(scenario)!, echoResults.get(scenario));
   console.log(
-    `\nwebhooks: ${delivered} deliveries received for ${decisions} decisions (warm-ups included); ` +
+    `\nwebhooks: ${delivered} deliveries received for ${decisions} decisions counted (warm-ups included; ` +
+      'answers still in flight when a load stops, up to one per connection, are not counted); ' +
       `lag from decision to receipt p50 ${percentile(receiver.lags, 50)} ms, p99 ${percentile(receiver.lags, 99)} ms`,
   );
   console.log(
