@@ -193,8 +193,22 @@ function medianTurnChange(
   return { median: changes[changes.length >> 1]!, n: changes.length };
 }
 
+/**
+ * The length of every move: `lengths[i]` from point i - 1 to point i (lengths[0] unused). Worked
+ * out once (Math.hypot is the costly part of these metrics) for strokeStats and mouseStats.
+ */
+function moveLengths(points: readonly Point[]): Float64Array {
+  const lengths = new Float64Array(points.length);
+  for (let i = 1; i < points.length; i++)
+    lengths[i] = Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
+  return lengths;
+}
+
 /** Strokes: runs of moves without a pause over 200 ms. */
-function strokeStats(points: readonly Point[]): {
+function strokeStats(
+  points: readonly Point[],
+  lengths: Float64Array,
+): {
   strokes: number;
   straight: number;
   max: number;
@@ -216,7 +230,7 @@ function strokeStats(points: readonly Point[]): {
     let path = 0;
     const speeds: number[] = [];
     for (let i = start + 1; i < end; i++) {
-      const d = Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
+      const d = lengths[i]!;
       const dt = points[i]![0] - points[i - 1]![0];
       path += d;
       if (dt > 0) speeds.push(d / dt);
@@ -248,7 +262,7 @@ function strokeStats(points: readonly Point[]): {
   return { strokes, straight, max, flat, smooth, longSmooth, curvature };
 }
 
-function mouseStats(points: readonly Point[]) {
+function mouseStats(points: readonly Point[], lengths: Float64Array) {
   let zero = 0;
   let turns = 0;
   let reversals = 0;
@@ -270,7 +284,7 @@ function mouseStats(points: readonly Point[]) {
     const px = q[1] - r[1];
     const py = q[2] - r[2];
     if (px === 0 && py === 0) continue;
-    const cos = (px * dx + py * dy) / (Math.hypot(px, py) * Math.hypot(dx, dy));
+    const cos = (px * dx + py * dy) / (lengths[i - 1]! * lengths[i]!);
     turns++;
     if (cos < 0) reversals++;
     turnSum += Math.acos(Math.max(-1, Math.min(1, cos)));
@@ -304,7 +318,8 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     Math.max(count(evidence, 'scrolls'), scrolls.length) +
     Math.max(count(evidence, 'touches'), touches.length);
   const tts = evidence.time_to_submit_ms;
-  const stroke = strokeStats(mouse);
+  const lengths = moveLengths(mouse);
+  const stroke = strokeStats(mouse, lengths);
   const gaps: number[] = [];
   for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
   const dwells = keys.map((k) => k[1]!);
@@ -318,7 +333,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     paste_count: count(evidence, 'paste_count'),
     mouse_points: mouse.length,
     ...(mouse.length >= 3
-      ? mouseStats(mouse)
+      ? mouseStats(mouse, lengths)
       : {
           zero_moves: 0,
           zero_move_count: 0,

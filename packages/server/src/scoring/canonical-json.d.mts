@@ -2,5 +2,3 @@
 export declare function canonicalJson(value: unknown): string;
 /** SHA-256 (hex) of the canonical JSON of a parsed body. */
 export declare function canonicalBodyHash(body: unknown): string;
-/** canonicalBodyHash of a body still as JSON text. */
-export declare function canonicalTextHash(text: string): string;

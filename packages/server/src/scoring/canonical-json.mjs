@@ -1,6 +1,6 @@
-// Canonical JSON and the idempotency body hash (SPEC §3: bodies compared after parsing, in
-// canonical form). Plain JavaScript, so that the decision writer thread can hash request bodies
-// too (decision-writer.worker.mjs) without a TypeScript loader.
+// Canonical JSON and the idempotency body hash that keys recorded before body-digest.mjs carry
+// (SPEC §3: bodies compared after parsing, in canonical form); idempotency.ts computes it only to
+// compare a body with such a key.
 import { createHash } from 'node:crypto';
 
 /** JSON with object keys sorted at every depth: equal after parsing ⇔ equal text. */
@@ -31,9 +31,4 @@ export function canonicalJson(value) {
 /** SHA-256 (hex) of the canonical JSON of a parsed body. */
 export function canonicalBodyHash(body) {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-/** canonicalBodyHash of a body still as JSON text. */
-export function canonicalTextHash(text) {
-  return canonicalBodyHash(JSON.parse(text));
 }

@@ -12,7 +12,7 @@ import {
 } from '../testing/context.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
 import { DecisionWriter } from './decision-writer.ts';
-import { canonicalBodyHash, IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
 import { WriterThread } from './writer-thread.ts';
 
 const databases: Array<DialectName | 'sqlite file (writer thread)'> = [
@@ -189,29 +189,6 @@ describe('decision writer thread', () => {
     expect(await thread.commit([write])).toEqual({ recorded: [true], queued: 0 });
     expect(await thread.commit([write, write])).toEqual({ recorded: [true, true], queued: 0 });
     expect(fallenBack).toHaveLength(3);
-    // Bodies are no longer hashed there: null tells the caller to hash the parsed body itself.
-    expect(await thread.bodyHash('{"a":1}')).toBeNull();
     await thread.close();
-  });
-
-  it('hashes request bodies as canonicalBodyHash does (keys in any order), off the main thread', async () => {
-    const database = await openFileTestDatabase();
-    const memory = await openTestDatabase('sqlite');
-    try {
-      const writer = new DecisionWriter(database);
-      const texts = [
-        '{"context":{"event_type":"login","account_id":"a"},"idempotency_key":"k"}',
-        '{ "idempotency_key": "k", "context": { "account_id": "a", "event_type": "login" } }',
-        '{"behavior":{"mouse":[[0,1,2],[16,3.5,-4]]},"context":{"event_type":"signup","account_id":"é"}}',
-      ];
-      const hashes = await Promise.all(texts.map((text) => writer.bodyHash(text)));
-      expect(hashes).toEqual(texts.map((text) => canonicalBodyHash(JSON.parse(text))));
-      expect(hashes[0]).toBe(hashes[1]);
-      // No thread (':memory:'): null, the caller hashes the parsed body.
-      expect(await new DecisionWriter(memory).bodyHash(texts[0]!)).toBeNull();
-    } finally {
-      await database.close();
-      await memory.close();
-    }
   });
 });

@@ -43,23 +43,9 @@ export class DecisionWriter {
   }> = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly commitBatch: Committer;
-  private readonly thread: WriterThread | undefined;
 
   constructor(database: Database) {
-    if (database.sqlite) {
-      const sqlite = sqliteCommitter(database);
-      this.commitBatch = sqlite.commit;
-      this.thread = sqlite.thread;
-    } else this.commitBatch = kyselyCommitter(database.db);
-  }
-
-  /**
-   * The idempotency hash of a request body given as its JSON text (canonicalBodyHash), computed in
-   * the writer thread. null where it cannot be (no thread: ':memory:', PostgreSQL; the thread
-   * failed): hash the parsed body here.
-   */
-  async bodyHash(text: string): Promise<string | null> {
-    return this.thread ? this.thread.bodyHash(text) : null;
+    this.commitBatch = database.sqlite ? sqliteCommitter(database) : kyselyCommitter(database.db);
   }
 
   /**
@@ -238,7 +224,7 @@ function commitStatements(database: Database) {
   return { sql, bindAll };
 }
 
-function sqliteCommitter(database: Database): { commit: Committer; thread?: WriterThread } {
+function sqliteCommitter(database: Database): Committer {
   const { sql, bindAll } = commitStatements(database);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
@@ -258,10 +244,10 @@ function sqliteCommitter(database: Database): { commit: Committer; thread?: Writ
         return commit(bindAll(writes));
       }
     };
-  if (!database.sqliteFile) return { commit: rebinding(here) };
+  if (!database.sqliteFile) return rebinding(here);
   const thread = new WriterThread(database.sqliteFile, sql, here);
   database.onClose(() => thread.close());
-  return { commit: rebinding((writes) => thread.commit(writes)), thread };
+  return rebinding((writes) => thread.commit(writes));
 }
 
 function kyselyCommitter(db: Kysely<DB>): Committer {

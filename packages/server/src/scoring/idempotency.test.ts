@@ -17,10 +17,10 @@ describe('canonical body hash', () => {
   });
 });
 
-// On a database file the writer thread hashes single-event bodies; in memory this thread does.
+// On a database file the writer thread commits; in memory this thread does.
 describe.each([
   { where: 'in-memory SQLite', sqliteFile: false },
-  { where: 'a SQLite file (bodies hashed in the writer thread)', sqliteFile: true },
+  { where: 'a SQLite file (writer thread)', sqliteFile: true },
 ])('idempotency (SPEC §3) on $where', ({ sqliteFile }) => {
   let gate: Promise<void> = Promise.resolve();
   let scored = 0;
@@ -184,6 +184,30 @@ describe.each([
       t.ctx.now = realNow;
     }
     expect(await decisionsFor('acct-expire')).toBe(2);
+  });
+
+  it('compares with a key recorded by an earlier version (canonical JSON hash): replay or conflict', async () => {
+    const first = await verify(body('k-older', 'acct-older'));
+    expect(first.statusCode).toBe(201);
+    // As versions before body digests recorded it.
+    await t.ctx.database.db
+      .updateTable('idempotency_keys')
+      .set({ body_hash: canonicalBodyHash(body('k-older', 'acct-older')) })
+      .where('key', '=', 'k-older')
+      .execute();
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/antibot/verify',
+      headers: { ...serverHeaders(w.site), 'content-type': 'application/json' },
+      payload:
+        '{"idempotency_key":"k-older","context":{"order_amount":5.0,"account_id":"acct-older","event_type":"checkout"}}',
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.request_id).toBe(first.json().data.request_id);
+    const other = await verify(body('k-older', 'acct-older', 6));
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error.code).toBe('idempotency_conflict');
+    expect(await decisionsFor('acct-older')).toBe(1);
   });
 
   it('takes over a key row left without its decision (by an earlier version that crashed)', async () => {

@@ -4,6 +4,8 @@ import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
+import { canonicalBodyHash } from './canonical-json.mjs';
 
 /**
  * Idempotency of the scoring routes (SPEC §3).
@@ -42,6 +44,33 @@ type IdempotencyOutcome =
 
 export { canonicalBodyHash, canonicalJson } from './canonical-json.mjs';
 
+/**
+ * A request body's idempotency hash: `current` (bodyDigest: cheap, from the parsed body) is what
+ * new keys record; `older()` is the form keys recorded before it (canonicalBodyHash: canonical
+ * JSON text, costly), computed only when a recorded key's hash is of that form and differs.
+ */
+export interface BodyHash {
+  current: string;
+  older(): string;
+}
+
+export function bodyHashOf(body: unknown): BodyHash {
+  let older: string | undefined;
+  return {
+    current: bodyDigest(body),
+    older: () => {
+      older ??= canonicalBodyHash(body);
+      return older;
+    },
+  };
+}
+
+/** Whether a recorded key's hash names this body (either form). */
+function sameBody(recorded: string, body: BodyHash): boolean {
+  if (recorded === body.current) return true;
+  return !recorded.startsWith(DIGEST_PREFIX) && recorded === body.older();
+}
+
 const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
   db
     .selectFrom('idempotency_keys as k')
@@ -67,13 +96,13 @@ const conflict = () =>
 export async function recordedKey(
   db: Kysely<DB>,
   scope: IdempotencyScope,
-  bodyHash: string,
+  body: BodyHash,
   now: number,
 ): Promise<Extract<IdempotencyOutcome, { kind: 'replay' }> | undefined> {
   const [row] = (await keyState(db, scope)).rows;
   if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
     return undefined;
-  if (row.body_hash !== bodyHash) throw conflict();
+  if (!sameBody(row.body_hash, body)) throw conflict();
   return { kind: 'replay', response: row.response };
 }
 
@@ -81,18 +110,21 @@ export async function recordedKey(
 export async function beginIdempotent(
   ctx: AppContext,
   scope: IdempotencyScope,
-  bodyHash: string,
+  body: BodyHash,
   decisionId: string,
   now: number,
 ): Promise<IdempotencyOutcome> {
   const lock = `idem:${scope.siteId}:${scope.route}:${scope.key}`;
+  const bodyHash = body.current;
+  // (Processes of two versions during an upgrade name one body differently in the lock: a
+  // duplicate in flight there is answered as a conflict instead of "in progress", both 409.)
   const holder = `${bodyHash}:${decisionId}`;
   const held = await ctx.hotState.lock(lock, holder, IN_FLIGHT_TIMEOUT_MS);
   if (held !== null)
     throw held === '' || held.startsWith(`${bodyHash}:`) ? idempotencyInProgress() : conflict();
   const release = () => ctx.hotState.unlock(lock, holder);
   try {
-    const recorded = await recordedKey(ctx.database.db, scope, bodyHash, now);
+    const recorded = await recordedKey(ctx.database.db, scope, body, now);
     if (recorded) {
       await release();
       return recorded;

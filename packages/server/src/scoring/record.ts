@@ -11,7 +11,7 @@ import { decisionWriter } from './decision-writer.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
 import {
   beginIdempotent,
-  canonicalBodyHash,
+  bodyHashOf,
   type IdempotencyRoute,
   idempotencyInProgress,
   type OwnedKey,
@@ -30,8 +30,6 @@ export interface ScoreEventInput {
   route: IdempotencyRoute;
   /** The validated body (or batch item) exactly as received: hashed for idempotency. */
   body: ScoringRequest;
-  /** `body` as JSON text, when it is a whole request body: then the writer thread hashes it. */
-  bodyText?: string | undefined;
   /** Observed client IP and user agent (browser routes); ignored on server routes. */
   observedIp: string;
   observedUserAgent: string;
@@ -140,13 +138,6 @@ function replayed(response: string): ScoreEventResult {
   return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
 }
 
-/** The body's canonical hash: from the writer thread when it can (a few per cent of a decision). */
-async function idempotencyHash(ctx: AppContext, input: ScoreEventInput): Promise<string> {
-  const hashed =
-    input.bodyText === undefined ? null : await decisionWriter(ctx.database).bodyHash(input.bodyText);
-  return hashed ?? canonicalBodyHash(input.body);
-}
-
 /** The recorded decision in the service metrics: decision, engine time, custom rule matches. */
 function countDecision(
   ctx: AppContext,
@@ -176,8 +167,8 @@ export async function scoreAndRecord(
   let owned: OwnedKey | undefined;
   const key = input.body.idempotency_key;
   const scope = key === undefined ? undefined : { siteId, route: input.route, key };
-  const bodyHash = scope ? await idempotencyHash(ctx, input) : '';
-  if (scope) {
+  const bodyHash = scope ? bodyHashOf(input.body) : undefined;
+  if (scope && bodyHash) {
     const outcome = await beginIdempotent(ctx, scope, bodyHash, decisionId, now);
     if (outcome.kind === 'replay') return replayed(outcome.response);
     owned = outcome.key;
@@ -187,7 +178,8 @@ export async function scoreAndRecord(
     if (recorded) return recorded;
     // The key went to another decision meanwhile (processes without a shared hot state, or our
     // lock expired): answer as a request that came second.
-    const winner = scope ? await recordedKey(ctx.database.db, scope, bodyHash, ctx.now()) : undefined;
+    const winner =
+      scope && bodyHash ? await recordedKey(ctx.database.db, scope, bodyHash, ctx.now()) : undefined;
     if (winner) return replayed(winner.response);
     throw idempotencyInProgress();
   } finally {

@@ -9,10 +9,9 @@ const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-write
 export type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
 
 /**
- * The decision writer thread (decision-writer.worker.mjs), and the commits and body hashes it has
- * not answered yet. Should the thread fail (it could not open the file, say), its unanswered
- * commits and every later one run on `fallback` instead, and body hashes answer null (the caller
- * hashes the parsed body).
+ * The decision writer thread (decision-writer.worker.mjs), and the commits it has not answered
+ * yet. Should the thread fail (it could not open the file, say), its unanswered commits and every
+ * later one run on `fallback` instead.
  */
 export class WriterThread {
   private failed = false;
@@ -22,7 +21,6 @@ export class WriterThread {
     number,
     { writes: BoundWrite[]; resolve(r: CommitResult): void; reject(e: Error): void }
   >();
-  private readonly hashing = new Map<number, (hash: string | null) => void>();
   private nextId = 0;
 
   constructor(
@@ -37,9 +35,7 @@ export class WriterThread {
     });
     // Keeps the process alive only while it owes an answer (holdOpen).
     this.worker.unref();
-    this.worker.on('message', (answer: ThreadAnswer) =>
-      answer.type === 'hash' ? this.settleHash(answer) : this.settle(answer),
-    );
+    this.worker.on('message', (answer: CommitAnswer) => this.settle(answer));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
   }
@@ -54,17 +50,6 @@ export class WriterThread {
     });
   }
 
-  /** canonicalTextHash(text) from the thread; null once it has failed. */
-  bodyHash(text: string): Promise<string | null> {
-    if (this.failed) return Promise.resolve(null);
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.holdOpen();
-      this.hashing.set(id, resolve);
-      this.worker.postMessage({ type: 'hash', id, text });
-    });
-  }
-
   async close(): Promise<void> {
     if (this.failed) return;
     this.closing = true;
@@ -75,11 +60,11 @@ export class WriterThread {
 
   /** The process stays alive only while the thread owes an answer. */
   private holdOpen(): void {
-    if (this.pending.size === 0 && this.hashing.size === 0) this.worker.ref();
+    if (this.pending.size === 0) this.worker.ref();
   }
 
   private letGo(): void {
-    if (this.pending.size === 0 && this.hashing.size === 0) this.worker.unref();
+    if (this.pending.size === 0) this.worker.unref();
   }
 
   private settle(answer: CommitAnswer): void {
@@ -91,14 +76,6 @@ export class WriterThread {
     else waiting.resolve(answer);
   }
 
-  private settleHash(answer: HashAnswer): void {
-    const resolve = this.hashing.get(answer.id);
-    if (!resolve) return;
-    this.hashing.delete(answer.id);
-    this.letGo();
-    resolve(answer.hash);
-  }
-
   private fail(err: Error): void {
     if (this.failed) return;
     this.failed = true;
@@ -107,12 +84,7 @@ export class WriterThread {
     for (const { writes, resolve, reject } of this.pending.values())
       this.fallback(writes).then(resolve, reject);
     this.pending.clear();
-    for (const resolve of this.hashing.values()) resolve(null);
-    this.hashing.clear();
   }
 }
 
 type CommitAnswer = { type: 'commit'; id: number } & (CommitResult | { error: string; code?: string });
-/** null: the text did not parse there (it always does: this thread parsed it first). */
-type HashAnswer = { type: 'hash'; id: number; hash: string | null };
-type ThreadAnswer = CommitAnswer | HashAnswer;

@@ -51,7 +51,6 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         surface,
         route,
         body: request.body,
-        bodyText: request.jsonText,
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
       });
