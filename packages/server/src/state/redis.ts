@@ -28,15 +28,20 @@ export class RedisHotState implements HotState {
   /** Redis outlives Warden's processes: it remembers every claim for its whole TTL. */
   readonly remembersSince = 0;
 
+  /**
+   * `now`: the clock of counters' buckets and of expiry times (keys expire at an absolute time on
+   * it, as the counters' buckets always did); the wall clock except in tests.
+   */
   constructor(
     url: string,
     private readonly prefix = 'warden:',
+    private readonly now: () => number = Date.now,
   ) {
     this.client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   }
 
   async hit(key: string, windowMs: number, amount = 1): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const bucket = Math.floor(now / windowMs);
     const current = `${this.prefix}c:${key}:${windowMs}:${bucket}`;
     const previous = `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`;
@@ -52,7 +57,7 @@ export class RedisHotState implements HotState {
   }
 
   async count(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const bucket = Math.floor(now / windowMs);
     const [cur, prev] = await this.client.mget(
       `${this.prefix}c:${key}:${windowMs}:${bucket}`,
@@ -62,7 +67,7 @@ export class RedisHotState implements HotState {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, ttlMs), 'NX');
+    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PXAT', this.expiry(ttlMs), 'NX');
     return ok === 'OK';
   }
 
@@ -79,7 +84,7 @@ export class RedisHotState implements HotState {
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    const now = Date.now();
+    const now = this.now();
     const member = `${now}:${randomUUID()}`;
     const [allowed, used, oldest] = (await this.client.eval(
       RATE_LIMIT,
@@ -99,7 +104,12 @@ export class RedisHotState implements HotState {
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(`${this.prefix}v:${key}`, value, 'PX', Math.max(1, ttlMs));
+    await this.client.set(`${this.prefix}v:${key}`, value, 'PXAT', this.expiry(ttlMs));
+  }
+
+  /** When a value set now with `ttlMs` expires, on this store's clock. */
+  private expiry(ttlMs: number): number {
+    return this.now() + Math.max(1, ttlMs);
   }
 
   async del(key: string): Promise<void> {
