@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext, openTestHotState, testHotStates } from '../testing/context.ts';
 import { createEngine } from './engine.ts';
 import type { HistoryCounts } from './history.ts';
 import { HOUR } from './history-keys.ts';
-import { insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 /**
  * History counters in a hot state that several processes share (Redis in scale mode; one
@@ -82,5 +83,20 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     expect(Math.max(history(a).failed_logins_ip_1h, history(b).failed_logins_ip_1h)).toBe(7);
     const third = await createEngine(ctx).score(failedLogin(ctx, 'victim_7'));
     expect(history(third).failed_logins_ip_1h).toBe(8);
+  });
+
+  it('shows every process that the site uses the SDK within 1 s', async () => {
+    const clock = { now: Date.now() };
+    const ctx = await clockedContext(kind, clock);
+    const tokenless = () => makeInput(ctx, { context: { account_id: 'acct_sdk' } }, { site });
+    const a = createEngine(ctx);
+    const b = createEngine(ctx);
+    expect(history(await a.score(tokenless())).site_uses_sdk).toBe(false);
+    // Process b sees the site's backend send a valid token: the site integrates the SDK.
+    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const withToken = await b.score(makeInput(ctx, { token, context: { account_id: 'acct_sdk' } }, { site }));
+    expect(history(withToken).site_uses_sdk).toBe(true);
+    clock.now += 1_000;
+    expect(history(await a.score(tokenless())).site_uses_sdk).toBe(true);
   });
 });

@@ -104,12 +104,21 @@ export interface HistoryCounts {
   hw_small_payments_1h?: number;
 }
 
+/**
+ * How long a process trusts the SDK marker it read: SPEC §10's 1 s, the most two processes of one
+ * cluster may disagree about a site (a tokenless login scores as on an SDK site on both, or on neither).
+ */
+const SDK_READ_MS = 1_000;
+
 export class History {
   /** Per site: the rebuild in progress, or null once it is done. */
   private readonly rebuilt = new Map<string, Promise<void> | null>();
   /** Per site: when this process last refreshed the counted marker. */
   private readonly markedCounted = new Map<string, number>();
-  /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
+  /**
+   * Per site: the SDK marker as last read (remembered SDK_READ_MS, so processes disagree for at
+   * most that long) and when this process last refreshed it.
+   */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
   constructor(private readonly ctx: AppContext) {}
@@ -204,7 +213,7 @@ export class History {
       }
       return true;
     }
-    if (c && at - c.checked < MINUTE) return c.seen;
+    if (c && at - c.checked < SDK_READ_MS) return c.seen;
     const remember = (value: string | null) => {
       const seen = value !== null;
       this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
