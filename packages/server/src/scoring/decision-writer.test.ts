@@ -173,22 +173,29 @@ describe('decision writer thread', () => {
     }
   });
 
-  it('hands its commits to the fallback when the thread cannot open the file', async () => {
+  it('hands its commits and statements to the fallback when the thread cannot open the file', async () => {
     const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-')), 'a-file');
     fs.writeFileSync(blocker, '');
     const fallenBack: unknown[] = [];
     const thread = new WriterThread(
       path.join(blocker, 'warden.db'),
       { takeKey: '', insertDecision: '', webhookActive: '', insertDelivery: '' },
-      async (writes) => {
-        fallenBack.push(...writes);
-        return { recorded: writes.map(() => true), queued: 0 };
+      {
+        commit: async (writes) => {
+          fallenBack.push(...writes);
+          return { recorded: writes.map(() => true), queued: 0 };
+        },
+        run: async (sql, parameters) => {
+          fallenBack.push(sql);
+          return { rows: [{ parameters }] };
+        },
       },
     );
     const write = { key: null, decision: [], siteId: 's', webhookActive: [], delivery: [] };
     expect(await thread.commit([write])).toEqual({ recorded: [true], queued: 0 });
     expect(await thread.commit([write, write])).toEqual({ recorded: [true, true], queued: 0 });
-    expect(fallenBack).toHaveLength(3);
+    expect(await thread.run('select ?', [1])).toEqual({ rows: [{ parameters: [1] }] });
+    expect(fallenBack).toHaveLength(4);
     // Bodies are no longer hashed there: null tells the caller to hash the parsed body itself.
     expect(await thread.bodyHash('{"a":1}')).toBeNull();
     await thread.close();

@@ -8,11 +8,20 @@ const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-write
 /** Commits bound writes somewhere (the thread, or this thread when it cannot). */
 export type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
 
+/** One statement's result as Kysely's SQLite driver gives it: rows, or the changes of a write. */
+export interface StatementResult {
+  rows: unknown[];
+  changes?: number;
+  lastInsertRowid?: number;
+}
+/** Runs one SQL statement with its parameters somewhere (the thread, or this thread). */
+export type StatementRunner = (sql: string, parameters: readonly unknown[]) => Promise<StatementResult>;
+
 /**
- * The decision writer thread (decision-writer.worker.mjs), and the commits and body hashes it has
- * not answered yet. Should the thread fail (it could not open the file, say), its unanswered
- * commits and every later one run on `fallback` instead, and body hashes answer null (the caller
- * hashes the parsed body).
+ * The decision writer thread (decision-writer.worker.mjs), and the commits, statements and body
+ * hashes it has not answered yet. Should the thread fail (it could not open the file, say), its
+ * unanswered commits and statements and every later one run on `fallback` instead, and body
+ * hashes answer null (the caller hashes the parsed body).
  */
 export class WriterThread {
   private failed = false;
@@ -22,13 +31,17 @@ export class WriterThread {
     number,
     { writes: BoundWrite[]; resolve(r: CommitResult): void; reject(e: Error): void }
   >();
+  private readonly running = new Map<
+    number,
+    { sql: string; parameters: readonly unknown[]; resolve(r: StatementResult): void; reject(e: Error): void }
+  >();
   private readonly hashing = new Map<number, (hash: string | null) => void>();
   private nextId = 0;
 
   constructor(
     file: string,
     sql: CommitStatements,
-    private readonly fallback: BoundCommitter,
+    private readonly fallback: { commit: BoundCommitter; run: StatementRunner },
   ) {
     this.worker = new Worker(WRITER_THREAD, {
       workerData: { file, sql },
@@ -37,20 +50,36 @@ export class WriterThread {
     });
     // Keeps the process alive only while it owes an answer (holdOpen).
     this.worker.unref();
-    this.worker.on('message', (answer: ThreadAnswer) =>
-      answer.type === 'hash' ? this.settleHash(answer) : this.settle(answer),
-    );
+    this.worker.on('message', (answer: ThreadAnswer) => {
+      if (answer.type === 'hash') this.settleHash(answer);
+      else if (answer.type === 'run') this.settleRun(answer);
+      else this.settle(answer);
+    });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
   }
 
   commit(writes: BoundWrite[]): Promise<CommitResult> {
-    if (this.failed) return this.fallback(writes);
+    if (this.failed) return this.fallback.commit(writes);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.holdOpen();
       this.pending.set(id, { writes, resolve, reject });
       this.worker.postMessage({ type: 'commit', id, writes });
+    });
+  }
+
+  /**
+   * Run one statement in the thread, between its group commits: a write there never makes this
+   * thread wait for the SQLite write lock (the thread holds it for its commits).
+   */
+  run(sql: string, parameters: readonly unknown[]): Promise<StatementResult> {
+    if (this.failed) return this.fallback.run(sql, parameters);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.holdOpen();
+      this.running.set(id, { sql, parameters, resolve, reject });
+      this.worker.postMessage({ type: 'run', id, sql, parameters });
     });
   }
 
@@ -75,17 +104,30 @@ export class WriterThread {
 
   /** The process stays alive only while the thread owes an answer. */
   private holdOpen(): void {
-    if (this.pending.size === 0 && this.hashing.size === 0) this.worker.ref();
+    if (this.owed() === 0) this.worker.ref();
   }
 
   private letGo(): void {
-    if (this.pending.size === 0 && this.hashing.size === 0) this.worker.unref();
+    if (this.owed() === 0) this.worker.unref();
+  }
+
+  private owed(): number {
+    return this.pending.size + this.running.size + this.hashing.size;
   }
 
   private settle(answer: CommitAnswer): void {
     const waiting = this.pending.get(answer.id);
     if (!waiting) return;
     this.pending.delete(answer.id);
+    this.letGo();
+    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error), { code: answer.code }));
+    else waiting.resolve(answer);
+  }
+
+  private settleRun(answer: RunAnswer): void {
+    const waiting = this.running.get(answer.id);
+    if (!waiting) return;
+    this.running.delete(answer.id);
     this.letGo();
     if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error), { code: answer.code }));
     else waiting.resolve(answer);
@@ -105,8 +147,11 @@ export class WriterThread {
     if (!this.closing)
       process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
     for (const { writes, resolve, reject } of this.pending.values())
-      this.fallback(writes).then(resolve, reject);
+      this.fallback.commit(writes).then(resolve, reject);
     this.pending.clear();
+    for (const { sql, parameters, resolve, reject } of this.running.values())
+      this.fallback.run(sql, parameters).then(resolve, reject);
+    this.running.clear();
     for (const resolve of this.hashing.values()) resolve(null);
     this.hashing.clear();
   }
@@ -115,4 +160,5 @@ export class WriterThread {
 type CommitAnswer = { type: 'commit'; id: number } & (CommitResult | { error: string; code?: string });
 /** null: the text did not parse there (it always does: this thread parsed it first). */
 type HashAnswer = { type: 'hash'; id: number; hash: string | null };
-type ThreadAnswer = CommitAnswer | HashAnswer;
+type RunAnswer = { type: 'run'; id: number } & (StatementResult | { error: string; code?: string });
+type ThreadAnswer = CommitAnswer | RunAnswer | HashAnswer;
