@@ -1,6 +1,6 @@
 /**
  * Scale-mode and stall measurements (`node --import tsx bench/scale.ts [--duration s] [--connections n]
- * [--only sqlite|sqlite-webhooks|scale]`): POST /api/antibot/verify with varied login and checkout
+ * [--only sqlite|sqlite-webhooks|scale] [--cpu-prof]`): POST /api/antibot/verify with varied login and checkout
  * bodies against Warden as `warden serve` builds it (bench/scale-server.ts), in three setups:
  *   sqlite           embedded SQLite file + in-process hot state, no webhook
  *   sqlite-webhooks  the same with the site's webhook on and the delivery worker running (a local
@@ -32,6 +32,8 @@ const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARMUP_S = 3;
 const ONLY = arg('only');
+/** --cpu-prof: a .cpuprofile of each Warden process into bench/profiles/. */
+const CPU_PROF = process.argv.includes('--cpu-prof');
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 
@@ -51,7 +53,11 @@ interface Stats {
 function start(env: Record<string, string>): Promise<[ChildProcess, Ready]> {
   const child = fork(path.join(HERE, 'scale-server.ts'), [], {
     env: { ...process.env, WARDEN_RATE_SERVER_PER_SECOND: '1000000', ...env },
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(HERE, 'profiles')}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
