@@ -38,6 +38,8 @@ import { subnetKey } from './subnet.ts';
 export const countedKey = (siteId: string) => `counted:${siteId}`;
 export const COUNTED_TTL_MS = 3 * DEVICE_WINDOW;
 export const COUNTED_REFRESH_MS = HOUR;
+/** The marker of versions before the counted marker (claimed once per site for 24 h). */
+const legacyMarkerKey = (siteId: string) => `rebuilt:${siteId}`;
 /** Held by the one process that rebuilds a site, so that processes starting together rebuild once. */
 const REBUILD_CLAIM_MS = MINUTE;
 
@@ -58,6 +60,12 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
   if (!(await h.claimOnce(`rebuilding:${siteId}`, REBUILD_CLAIM_MS))) return;
   // Another process may have finished its rebuild between the two steps.
   if ((await h.get(countedKey(siteId))) !== null) return;
+  // Hot state kept by an earlier version carries its 24 h marker instead: its counters are live.
+  // (Claiming it also keeps processes of that version from rebuilding during a rolling upgrade.)
+  if (!(await h.claimOnce(legacyMarkerKey(siteId), DAY))) {
+    await markCounted(ctx, siteId);
+    return;
+  }
   await markCounted(ctx, siteId);
   const now = ctx.now();
   const db = ctx.database.db;

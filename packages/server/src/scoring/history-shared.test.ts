@@ -85,6 +85,25 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     expect(history(third).failed_logins_ip_1h).toBe(8);
   });
 
+  it('does not rebuild on top of counters kept by an earlier version (its 24 h marker)', async () => {
+    const hour = Math.ceil(Date.now() / HOUR) * HOUR;
+    const clock = { now: hour + 1 };
+    const ctx = await clockedContext(kind, clock);
+    // What an earlier version left: its marker, and counters of decisions it recorded (counted
+    // here by this version with the counted marker standing in for that version's, then removed).
+    await ctx.hotState.claimOnce(`rebuilt:${site.id}`, 24 * HOUR);
+    await ctx.hotState.set(`counted:${site.id}`, 'earlier version', HOUR);
+    const earlier = createEngine(ctx);
+    for (let i = 0; i < 5; i++) {
+      const input = failedLogin(ctx, `victim_${i}`);
+      await recordDecision(ctx, input, await earlier.score(input));
+    }
+    // The first process of this version starts.
+    await ctx.hotState.del(`counted:${site.id}`);
+    const upgraded = await createEngine(ctx).score(failedLogin(ctx, 'victim_5'));
+    expect(history(upgraded).failed_logins_ip_1h).toBe(6);
+  });
+
   it('shows every process that the site uses the SDK within 1 s', async () => {
     const clock = { now: Date.now() };
     const ctx = await clockedContext(kind, clock);
