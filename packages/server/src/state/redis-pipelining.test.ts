@@ -5,7 +5,7 @@ import { buildApp } from '../http/app.ts';
 import { History, type Observation } from '../scoring/history.ts';
 import { insertSite, testSite } from '../scoring/test-fixtures.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
-import { createTestContext, TEST_REDIS_URL } from '../testing/context.ts';
+import { createTestContext, testHotStates } from '../testing/context.ts';
 import { serverHeaders } from '../testing/scoring-app.ts';
 import type { RedisHotState } from './redis.ts';
 
@@ -49,7 +49,10 @@ const observation = (i: number): Observation => ({
   paymentEvent: true,
 });
 
-describe.runIf(TEST_REDIS_URL)('Redis hot state: round trips per decision', () => {
+// Redis only: skipped, with testHotStates' warning, when WARDEN_TEST_REDIS_URL is not set.
+const onRedis = testHotStates().includes('redis');
+
+describe.skipIf(!onRedis)('Redis hot state: round trips per decision', () => {
   let ctx: AppContext;
   let client: Redis;
   beforeEach(async () => {
