@@ -112,6 +112,36 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
 });
 
 describe('decision writer thread', () => {
+  it('runs single statements on its connection for other writers (writes)', async () => {
+    const database = await openFileTestDatabase();
+    try {
+      const writes = new DecisionWriter(database).writes;
+      expect(writes).not.toBe(database.db);
+      const site = await createSite(database, 'pro');
+      const row = decisionRow(site);
+      await new DecisionWriter(database).write(row);
+      const updated = await writes
+        .updateTable('decisions')
+        .set({ label: 'fraud' })
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      expect(updated.numUpdatedRows).toBe(1n);
+      const returned = await writes
+        .updateTable('decisions')
+        .set({ labeled_at: 42 })
+        .where('id', '=', row.id)
+        .returning(['id', 'label'])
+        .execute();
+      expect(returned).toEqual([{ id: row.id, label: 'fraud' }]);
+      expect(await writes.selectFrom('decisions').select('labeled_at').executeTakeFirst()).toEqual({
+        labeled_at: 42,
+      });
+      await expect(writes.transaction().execute(async () => 1)).rejects.toThrow(/no transactions/);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('commits on its own connection: the main connection writes nothing', async () => {
     const database = await openFileTestDatabase();
     try {
@@ -173,22 +203,29 @@ describe('decision writer thread', () => {
     }
   });
 
-  it('hands its commits to the fallback when the thread cannot open the file', async () => {
+  it('hands its commits and statements to the fallback when the thread cannot open the file', async () => {
     const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-')), 'a-file');
     fs.writeFileSync(blocker, '');
     const fallenBack: unknown[] = [];
     const thread = new WriterThread(
       path.join(blocker, 'warden.db'),
       { takeKey: '', insertDecision: '', webhookActive: '', insertDelivery: '' },
-      async (writes) => {
-        fallenBack.push(...writes);
-        return { recorded: writes.map(() => true), queued: 0 };
+      {
+        commit: async (writes) => {
+          fallenBack.push(...writes);
+          return { recorded: writes.map(() => true), queued: 0 };
+        },
+        run: async (sql, parameters) => {
+          fallenBack.push(sql);
+          return { rows: [{ parameters }] };
+        },
       },
     );
     const write = { key: null, decision: [], siteId: 's', webhookActive: [], delivery: [] };
     expect(await thread.commit([write])).toEqual({ recorded: [true], queued: 0 });
     expect(await thread.commit([write, write])).toEqual({ recorded: [true, true], queued: 0 });
-    expect(fallenBack).toHaveLength(3);
+    expect(await thread.run('select ?', [1])).toEqual({ rows: [{ parameters: [1] }] });
+    expect(fallenBack).toHaveLength(4);
     await thread.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -11,7 +11,8 @@ import {
   decisionCommit,
 } from './decision-commit.mjs';
 import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
-import { type BoundCommitter, WriterThread } from './writer-thread.ts';
+import { kyselyOnRunner } from './writer-kysely.ts';
+import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
 /** A decision to record, with the idempotency key it completes (if the request had one). */
 interface DecisionWrite {
@@ -43,9 +44,24 @@ export class DecisionWriter {
   }> = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly commitBatch: Committer;
+  private readonly thread: WriterThread | undefined;
+  /**
+   * Where other writes that must not wait for the write lock on this thread go (the webhook
+   * dispatcher's claims and results): a Kysely on the writer thread's connection for a SQLite
+   * file, whose statements run there one by one between group commits; the database's own Kysely
+   * elsewhere (PostgreSQL does not block the thread, ':memory:' has a single connection).
+   * Statements only: no transactions.
+   */
+  readonly writes: Kysely<DB>;
 
   constructor(database: Database) {
-    this.commitBatch = database.sqlite ? sqliteCommitter(database) : kyselyCommitter(database.db);
+    if (database.sqlite) {
+      const sqlite = sqliteCommitter(database);
+      this.commitBatch = sqlite.commit;
+      this.thread = sqlite.thread;
+    } else this.commitBatch = kyselyCommitter(database.db);
+    const thread = this.thread;
+    this.writes = thread ? kyselyOnRunner((sql, parameters) => thread.run(sql, parameters)) : database.db;
   }
 
   /**
@@ -224,7 +240,7 @@ function commitStatements(database: Database) {
   return { sql, bindAll };
 }
 
-function sqliteCommitter(database: Database): Committer {
+function sqliteCommitter(database: Database): { commit: Committer; thread?: WriterThread } {
   const { sql, bindAll } = commitStatements(database);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
@@ -244,10 +260,17 @@ function sqliteCommitter(database: Database): Committer {
         return commit(bindAll(writes));
       }
     };
-  if (!database.sqliteFile) return rebinding(here);
-  const thread = new WriterThread(database.sqliteFile, sql, here);
+  if (!database.sqliteFile) return { commit: rebinding(here) };
+  const runHere: StatementRunner = async (sql, parameters) => {
+    const result = await database.db.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    return {
+      rows: result.rows,
+      ...(result.numAffectedRows === undefined ? {} : { changes: Number(result.numAffectedRows) }),
+    };
+  };
+  const thread = new WriterThread(database.sqliteFile, sql, { commit: here, run: runHere });
   database.onClose(() => thread.close());
-  return rebinding((writes) => thread.commit(writes));
+  return { commit: rebinding((writes) => thread.commit(writes)), thread };
 }
 
 function kyselyCommitter(db: Kysely<DB>): Committer {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts';
+import type { MaybePromise } from '../state/hot-state.ts';
 import {
   DAY,
   DEVICE_WINDOW,
@@ -25,13 +26,47 @@ import {
 import { subnetKey } from './subnet.ts';
 
 /**
+ * The marker that hot state holds a site's counters: while it is there, every recorded decision
+ * of the windows is counted already (live, or by the rebuild that set it), so a process that
+ * starts must not rebuild (it would count each decision twice). It lives longer than anything the
+ * rebuild adds to: a counter of the longest window (devices, 30 days) lives at most two windows
+ * after its last write, the marker three, and every process that counts for the site sets it
+ * again at least every COUNTED_REFRESH_MS. So it cannot lapse while counters live; it is absent
+ * only when hot state lost them (a new in-process store, a Redis without its data), and then the
+ * rebuild restores them.
+ */
+export const countedKey = (siteId: string) => `counted:${siteId}`;
+export const COUNTED_TTL_MS = 3 * DEVICE_WINDOW;
+export const COUNTED_REFRESH_MS = HOUR;
+/** The marker of versions before the counted marker (claimed once per site for 24 h). */
+const legacyMarkerKey = (siteId: string) => `rebuilt:${siteId}`;
+/** Held by the one process that rebuilds a site, so that processes starting together rebuild once. */
+const REBUILD_CLAIM_MS = MINUTE;
+
+/** Keep the site's counted marker alive (a process that counts for the site calls it regularly). */
+export function markCounted(ctx: AppContext, siteId: string): MaybePromise<void> {
+  return ctx.hotState.set(countedKey(siteId), String(ctx.now()), COUNTED_TTL_MS);
+}
+
+/**
  * Rebuild a site's hot-state counters from the recorded decisions of the last 24 h (device history:
- * 30 days), so velocity and fan-out survive a restart. Runs once per site and day across processes
- * (a `rebuilt:` marker in hot state).
+ * 30 days), so velocity and fan-out survive a restart, unless hot state still holds them (the
+ * counted marker): idempotent across processes and restarts. The marker is set before anything is
+ * added, so a rebuild cut short leaves counts too low, never doubled.
  */
 export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<void> {
   const h = ctx.hotState;
-  if (!(await h.claimOnce(`rebuilt:${siteId}`, DAY))) return;
+  if ((await h.get(countedKey(siteId))) !== null) return;
+  if (!(await h.claimOnce(`rebuilding:${siteId}`, REBUILD_CLAIM_MS))) return;
+  // Another process may have finished its rebuild between the two steps.
+  if ((await h.get(countedKey(siteId))) !== null) return;
+  // Hot state kept by an earlier version carries its 24 h marker instead: its counters are live.
+  // (Claiming it also keeps processes of that version from rebuilding during a rolling upgrade.)
+  if (!(await h.claimOnce(legacyMarkerKey(siteId), DAY))) {
+    await markCounted(ctx, siteId);
+    return;
+  }
+  await markCounted(ctx, siteId);
   const now = ctx.now();
   const db = ctx.database.db;
   const rows = await db

@@ -15,12 +15,12 @@ import {
   recordFirstSeen,
   SDK_SEEN_MS,
 } from './history-keys.ts';
-import { rebuildHistory } from './history-rebuild.ts';
+import { COUNTED_REFRESH_MS, markCounted, rebuildHistory } from './history-rebuild.ts';
 
 /**
  * Velocity, fan-out and device history counters in hot state (shared by every process in scale
  * mode). They survive a restart: on first use per site in a process, unless hot state already
- * carries a rebuild marker for the site (Redis kept it), the counters are rebuilt from the
+ * carries the site's counted marker (Redis kept the counters), the counters are rebuilt from the
  * `decisions` table of the last 24 h (device history: 30 days). Counts are approximate
  * (two-bucket sliding windows) and consistent after a restart within that approximation.
  */
@@ -104,10 +104,21 @@ export interface HistoryCounts {
   hw_small_payments_1h?: number;
 }
 
+/**
+ * How long a process trusts the SDK marker it read: SPEC §10's 1 s, the most two processes of one
+ * cluster may disagree about a site (a tokenless login scores as on an SDK site on both, or on neither).
+ */
+const SDK_READ_MS = 1_000;
+
 export class History {
   /** Per site: the rebuild in progress, or null once it is done. */
   private readonly rebuilt = new Map<string, Promise<void> | null>();
-  /** Per site: the SDK marker as last read (cached 1 min) and when this process last refreshed it. */
+  /** Per site: when this process last refreshed the counted marker. */
+  private readonly markedCounted = new Map<string, number>();
+  /**
+   * Per site: the SDK marker as last read (remembered SDK_READ_MS, so processes disagree for at
+   * most that long) and when this process last refreshed it.
+   */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
   constructor(private readonly ctx: AppContext) {}
@@ -202,7 +213,7 @@ export class History {
       }
       return true;
     }
-    if (c && at - c.checked < MINUTE) return c.seen;
+    if (c && at - c.checked < SDK_READ_MS) return c.seen;
     const remember = (value: string | null) => {
       const seen = value !== null;
       this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
@@ -267,9 +278,24 @@ export class History {
     return rebuilding ? rebuilding.then(claim) : claim();
   }
 
-  /** Rebuild the site's counters once per process; null once done (no promise to wait for). */
+  /**
+   * Rebuild the site's counters once per process; null once done (no promise to wait for). While
+   * the process counts for the site it keeps the site's counted marker alive (history-rebuild.ts),
+   * so that no process started later rebuilds on top of the live counters.
+   */
   ensureRebuilt(siteId: string): Promise<void> | null {
     let p = this.rebuilt.get(siteId);
+    if (p === null) {
+      const at = this.ctx.now();
+      if (at - (this.markedCounted.get(siteId) ?? Number.NEGATIVE_INFINITY) >= COUNTED_REFRESH_MS) {
+        this.markedCounted.set(siteId, at);
+        const marked = markCounted(this.ctx, siteId);
+        if (isPromise(marked))
+          marked.catch((err: unknown) =>
+            this.ctx.logger.warn({ err, siteId }, 'counted marker not refreshed'),
+          );
+      }
+    }
     if (p === undefined) {
       p = rebuildHistory(this.ctx, siteId)
         .catch((err: unknown) => {

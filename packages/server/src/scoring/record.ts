@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
@@ -7,6 +6,7 @@ import { serviceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { timeOrderedId } from './decision-id.ts';
 import { decisionWriter } from './decision-writer.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
 import {
@@ -163,7 +163,7 @@ export async function scoreAndRecord(
 ): Promise<ScoreEventResult> {
   const siteId = input.site.site.id;
   const now = ctx.now();
-  const decisionId = randomUUID();
+  const decisionId = timeOrderedId(now);
   let owned: OwnedKey | undefined;
   const key = input.body.idempotency_key;
   const scope = key === undefined ? undefined : { siteId, route: input.route, key };

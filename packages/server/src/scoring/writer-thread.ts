@@ -8,10 +8,19 @@ const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-write
 /** Commits bound writes somewhere (the thread, or this thread when it cannot). */
 export type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;
 
+/** One statement's result as Kysely's SQLite driver gives it: rows, or the changes of a write. */
+export interface StatementResult {
+  rows: unknown[];
+  changes?: number;
+  lastInsertRowid?: number;
+}
+/** Runs one SQL statement with its parameters somewhere (the thread, or this thread). */
+export type StatementRunner = (sql: string, parameters: readonly unknown[]) => Promise<StatementResult>;
+
 /**
- * The decision writer thread (decision-writer.worker.mjs), and the commits it has not answered
- * yet. Should the thread fail (it could not open the file, say), its unanswered commits and every
- * later one run on `fallback` instead.
+ * The decision writer thread (decision-writer.worker.mjs), and the commits and statements it has
+ * not answered yet. Should the thread fail (it could not open the file, say), its unanswered
+ * commits and statements and every later one run on `fallback` instead.
  */
 export class WriterThread {
   private failed = false;
@@ -21,12 +30,16 @@ export class WriterThread {
     number,
     { writes: BoundWrite[]; resolve(r: CommitResult): void; reject(e: Error): void }
   >();
+  private readonly running = new Map<
+    number,
+    { sql: string; parameters: readonly unknown[]; resolve(r: StatementResult): void; reject(e: Error): void }
+  >();
   private nextId = 0;
 
   constructor(
     file: string,
     sql: CommitStatements,
-    private readonly fallback: BoundCommitter,
+    private readonly fallback: { commit: BoundCommitter; run: StatementRunner },
   ) {
     this.worker = new Worker(WRITER_THREAD, {
       workerData: { file, sql },
@@ -35,18 +48,35 @@ export class WriterThread {
     });
     // Keeps the process alive only while it owes an answer (holdOpen).
     this.worker.unref();
-    this.worker.on('message', (answer: CommitAnswer) => this.settle(answer));
+    this.worker.on('message', (answer: ThreadAnswer) => {
+      if (answer.type === 'run') this.settleRun(answer);
+      else this.settle(answer);
+    });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
   }
 
   commit(writes: BoundWrite[]): Promise<CommitResult> {
-    if (this.failed) return this.fallback(writes);
+    if (this.failed) return this.fallback.commit(writes);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.holdOpen();
       this.pending.set(id, { writes, resolve, reject });
       this.worker.postMessage({ type: 'commit', id, writes });
+    });
+  }
+
+  /**
+   * Run one statement in the thread, between its group commits: a write there never makes this
+   * thread wait for the SQLite write lock (the thread holds it for its commits).
+   */
+  run(sql: string, parameters: readonly unknown[]): Promise<StatementResult> {
+    if (this.failed) return this.fallback.run(sql, parameters);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.holdOpen();
+      this.running.set(id, { sql, parameters, resolve, reject });
+      this.worker.postMessage({ type: 'run', id, sql, parameters });
     });
   }
 
@@ -60,11 +90,15 @@ export class WriterThread {
 
   /** The process stays alive only while the thread owes an answer. */
   private holdOpen(): void {
-    if (this.pending.size === 0) this.worker.ref();
+    if (this.owed() === 0) this.worker.ref();
   }
 
   private letGo(): void {
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.owed() === 0) this.worker.unref();
+  }
+
+  private owed(): number {
+    return this.pending.size + this.running.size;
   }
 
   private settle(answer: CommitAnswer): void {
@@ -76,15 +110,29 @@ export class WriterThread {
     else waiting.resolve(answer);
   }
 
+  private settleRun(answer: RunAnswer): void {
+    const waiting = this.running.get(answer.id);
+    if (!waiting) return;
+    this.running.delete(answer.id);
+    this.letGo();
+    if ('error' in answer) waiting.reject(Object.assign(new Error(answer.error), { code: answer.code }));
+    else waiting.resolve(answer);
+  }
+
   private fail(err: Error): void {
     if (this.failed) return;
     this.failed = true;
     if (!this.closing)
       process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
     for (const { writes, resolve, reject } of this.pending.values())
-      this.fallback(writes).then(resolve, reject);
+      this.fallback.commit(writes).then(resolve, reject);
     this.pending.clear();
+    for (const { sql, parameters, resolve, reject } of this.running.values())
+      this.fallback.run(sql, parameters).then(resolve, reject);
+    this.running.clear();
   }
 }
 
 type CommitAnswer = { type: 'commit'; id: number } & (CommitResult | { error: string; code?: string });
+type RunAnswer = { type: 'run'; id: number } & (StatementResult | { error: string; code?: string });
+type ThreadAnswer = CommitAnswer | RunAnswer;

@@ -21,38 +21,73 @@ return {0, used, tonumber(oldest[2])}`;
 
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-/** Hot state shared by every process in scale mode (WARDEN_REDIS_URL). */
+/**
+ * A sliding-window hit in one command: add to the current bucket, let it expire after the next
+ * bucket, read the previous one. KEYS: current, previous bucket. ARGV: amount, expiry (epoch ms).
+ */
+const HIT = `local current = redis.call('incrby', KEYS[1], ARGV[1])
+redis.call('pexpireat', KEYS[1], ARGV[2])
+return {current, tonumber(redis.call('get', KEYS[2]) or '0')}`;
+
+/** The scripts, sent once per connection and then by their SHA1 (EVALSHA). */
+interface Scripts {
+  wardenHit(current: string, previous: string, amount: number, expireAt: number): Promise<[number, number]>;
+  wardenRateLimit(
+    key: string,
+    now: number,
+    windowMs: number,
+    limit: number,
+    member: string,
+  ): Promise<[number, number, number]>;
+  wardenUnlock(key: string, holder: string): Promise<number>;
+}
+
+/**
+ * Hot state shared by every process in scale mode (WARDEN_REDIS_URL). Commands are auto-pipelined:
+ * every command issued in one turn of the event loop goes out in one write and comes back in one
+ * read, so a decision's ~30 counter operations cost one round trip (and one more for those that
+ * depend on an answer), and concurrent decisions share them. Each operation is one command (the
+ * multi-step ones are Lua scripts), so nothing waits on a MULTI/EXEC transaction.
+ */
 export class RedisHotState implements HotState {
   readonly client: Redis;
+  private readonly scripts: Scripts;
 
   /** Redis outlives Warden's processes: it remembers every claim for its whole TTL. */
   readonly remembersSince = 0;
 
+  /**
+   * `now`: the clock of counters' buckets and of expiry times (keys expire at an absolute time on
+   * it, as the counters' buckets always did); the wall clock except in tests.
+   */
   constructor(
     url: string,
     private readonly prefix = 'warden:',
+    private readonly now: () => number = Date.now,
   ) {
-    this.client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.client = new Redis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      enableAutoPipelining: true,
+    });
+    this.client.defineCommand('wardenHit', { numberOfKeys: 2, lua: HIT });
+    this.client.defineCommand('wardenRateLimit', { numberOfKeys: 1, lua: RATE_LIMIT });
+    this.client.defineCommand('wardenUnlock', { numberOfKeys: 1, lua: RELEASE_LOCK });
+    this.scripts = this.client as unknown as Scripts;
   }
 
   async hit(key: string, windowMs: number, amount = 1): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const bucket = Math.floor(now / windowMs);
     const current = `${this.prefix}c:${key}:${windowMs}:${bucket}`;
     const previous = `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`;
-    const result = await this.client
-      .multi()
-      .incrby(current, amount)
-      .pexpireat(current, (bucket + 2) * windowMs)
-      .get(previous)
-      .exec();
-    const value = Number(result?.[0]?.[1] ?? 0);
-    const prev = Number(result?.[2]?.[1] ?? 0);
-    return slidingTotal(value, prev, now, windowMs);
+    const [value, prev] = await this.scripts.wardenHit(current, previous, amount, (bucket + 2) * windowMs);
+    return slidingTotal(Number(value), Number(prev), now, windowMs);
   }
 
   async count(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const bucket = Math.floor(now / windowMs);
     const [cur, prev] = await this.client.mget(
       `${this.prefix}c:${key}:${windowMs}:${bucket}`,
@@ -62,7 +97,7 @@ export class RedisHotState implements HotState {
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PX', Math.max(1, ttlMs), 'NX');
+    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PXAT', this.expiry(ttlMs), 'NX');
     return ok === 'OK';
   }
 
@@ -75,21 +110,19 @@ export class RedisHotState implements HotState {
   }
 
   async unlock(key: string, holder: string): Promise<void> {
-    await this.client.eval(RELEASE_LOCK, 1, `${this.prefix}lock:${key}`, holder);
+    await this.scripts.wardenUnlock(`${this.prefix}lock:${key}`, holder);
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    const now = Date.now();
+    const now = this.now();
     const member = `${now}:${randomUUID()}`;
-    const [allowed, used, oldest] = (await this.client.eval(
-      RATE_LIMIT,
-      1,
+    const [allowed, used, oldest] = await this.scripts.wardenRateLimit(
       `${this.prefix}rl:${key}:${windowMs}`,
       now,
       windowMs,
       limit,
       member,
-    )) as [number, number, number];
+    );
     if (allowed === 1) return { allowed: true, remaining: limit - used, retryAfterMs: 0 };
     return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, oldest + windowMs - now) };
   }
@@ -99,7 +132,12 @@ export class RedisHotState implements HotState {
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(`${this.prefix}v:${key}`, value, 'PX', Math.max(1, ttlMs));
+    await this.client.set(`${this.prefix}v:${key}`, value, 'PXAT', this.expiry(ttlMs));
+  }
+
+  /** When a value set now with `ttlMs` expires, on this store's clock. */
+  private expiry(ttlMs: number): number {
+    return this.now() + Math.max(1, ttlMs);
   }
 
   async del(key: string): Promise<void> {

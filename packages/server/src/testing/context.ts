@@ -84,7 +84,7 @@ export function openTestHotState(
 ): HotState {
   if (kind === 'memory') return new MemoryHotState(now);
   if (!TEST_REDIS_URL) throw new Error('WARDEN_TEST_REDIS_URL is not set');
-  return new RedisHotState(TEST_REDIS_URL, `warden-test:${randomBytes(6).toString('hex')}:`);
+  return new RedisHotState(TEST_REDIS_URL, `warden-test:${randomBytes(6).toString('hex')}:`, now);
 }
 
 export interface TestContextOptions {
@@ -93,7 +93,7 @@ export interface TestContextOptions {
   sqliteFile?: boolean;
   hotState?: 'memory' | 'redis';
   env?: Record<string, string>;
-  /** The clock of the context and of an in-memory hot state (default: the wall clock). */
+  /** The clock of the context and of its hot state (default: the wall clock). */
   now?: () => number;
 }
 

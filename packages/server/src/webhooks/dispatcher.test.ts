@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
@@ -28,6 +29,43 @@ describe('retry schedule', () => {
       60_000, 120_000, 240_000, 480_000,
     ]);
     expect(retryDelayMs(60, 1, () => 0.999)).toBeLessThanOrEqual(66_000);
+  });
+});
+
+describe('dispatcher on a SQLite file (decision writer thread)', () => {
+  it('claims and records results without waiting on this thread for the write lock', async () => {
+    const ctx = await createTestContext({ sqliteFile: true, env: UNSAFE });
+    const receiver = await startReceiver();
+    try {
+      const site = await createSite(ctx.database, 'pro');
+      await configureWebhook(ctx.database, site.siteId, receiver.url);
+      await recordDecision(ctx.database, decisionRow(site));
+      // Another connection holds the write lock, as the writer thread does while it commits.
+      const other = new SqliteDatabase(ctx.database.sqliteFile!);
+      other.exec('begin immediate');
+      let claimed = false;
+      const round = new WebhookDispatcher(ctx, { timeoutMs: 1_000 }).runOnce().then((n) => {
+        claimed = true;
+        return n;
+      });
+      // This thread runs on meanwhile: had the claim waited here for the lock, nothing would run
+      // until it gave up (busy_timeout, 5 s) and failed.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(claimed).toBe(false);
+      other.exec('commit');
+      other.close();
+      expect(await round).toBe(1);
+      expect(receiver.requests).toHaveLength(1);
+      const row = await ctx.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts', 'lease_owner'])
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'succeeded', attempts: 1, lease_owner: null });
+    } finally {
+      await receiver.close();
+      await ctx.hotState.close();
+      await ctx.database.close();
+    }
   });
 });
 

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { decisionWriter } from '../scoring/decision-writer.ts';
+import type { DB } from '../storage/db.ts';
 import { planAllows } from '../workspace/permissions.ts';
 import {
   type AttemptRecord,
@@ -63,6 +66,8 @@ export class WebhookDispatcher {
   private lastHousekeeping = 0;
   private unsubscribe: (() => void) | null = null;
   private readonly successes: SuccessBatcher;
+  /** Where the dispatcher's writes go (DecisionWriter.writes); reads use the database directly. */
+  private readonly writes: Kysely<DB>;
   /** Free slots worth a claim query while deliveries are in flight. */
   private readonly claimThreshold: number;
 
@@ -76,7 +81,10 @@ export class WebhookDispatcher {
       unsafeTargets: ctx.config.unsafeWebhookTargets,
       privateSuffixes: ctx.config.webhookPrivateSuffixes,
     };
-    this.successes = new SuccessBatcher(ctx.database.db, this.workerId, () => ctx.now());
+    // Claims and results are writes: on a SQLite file they run in the decision writer thread, so
+    // this thread never waits for the write lock while a group commit holds it.
+    this.writes = decisionWriter(ctx.database).writes;
+    this.successes = new SuccessBatcher(this.writes, this.workerId, () => ctx.now());
     this.opts = {
       pollIntervalMs: options.pollIntervalMs ?? 100,
       batchSize: options.batchSize ?? 200,
@@ -165,17 +173,17 @@ export class WebhookDispatcher {
     const now = this.ctx.now();
     if (now - this.lastHousekeeping < this.opts.housekeepingIntervalMs) return;
     this.lastHousekeeping = now;
-    const { db } = this.ctx.database;
     const cancelled =
-      (await cancelDeliveriesWithoutPlan(db, now)) + (await cancelDeliveriesOfDisabledWebhooks(db, now));
+      (await cancelDeliveriesWithoutPlan(this.writes, now)) +
+      (await cancelDeliveriesOfDisabledWebhooks(this.writes, now));
     if (cancelled > 0) this.metrics.deliveries.inc({ status: 'cancelled' }, cancelled);
-    this.metrics.queueDepth.set(await countPending(db));
+    this.metrics.queueDepth.set(await countPending(this.ctx.database.db));
   }
 
   private async claim(limit: number): Promise<Array<{ done: Promise<void> }>> {
     const { db, dialect } = this.ctx.database;
     const rows = await claimDueDeliveries(
-      db,
+      this.writes,
       dialect,
       this.workerId,
       limit,
@@ -250,13 +258,7 @@ export class WebhookDispatcher {
   }
 
   private async finish(row: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
-    const recorded = await completeAttempt(
-      this.ctx.database.db,
-      row.id,
-      this.workerId,
-      record,
-      this.ctx.now(),
-    );
+    const recorded = await completeAttempt(this.writes, row.id, this.workerId, record, this.ctx.now());
     if (recorded && record.status !== 'pending') this.metrics.deliveries.inc({ status: record.status });
     return recorded;
   }

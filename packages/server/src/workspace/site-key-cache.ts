@@ -7,10 +7,12 @@
  * process (PostgreSQL is required for more), and every change to sites and workspaces goes through
  * workspace/sites.ts and workspace/workspaces.ts, which call `sitesChanged()`: a rotated key stops
  * working at once (interface §5 rule 6). Entries also expire after `SITE_KEY_CACHE_TTL_MS`, which
- * bounds how long a CLI command run beside the server (`warden workspace plan`) goes unseen.
+ * bounds how long a CLI command run beside the server (`warden workspace plan`) goes unseen: SPEC
+ * §10's 1 s. At that expiry a key looked up 1,000 times a second misses once a second, so the
+ * cache still saves nearly all of the 35 µs per request.
  * Unknown keys are not remembered. PostgreSQL never caches (several processes share it).
  */
-export const SITE_KEY_CACHE_TTL_MS = 5_000;
+export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
 
 /** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */

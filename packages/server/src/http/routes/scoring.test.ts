@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idTime } from '../../scoring/decision-id.ts';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import type { TestApp } from '../../testing/context.ts';
 import {
@@ -59,6 +60,9 @@ describe('POST /collect and /verify', () => {
       });
       expect(typeof d.decision_ms).toBe('number');
       expect(new Date(d.timestamp).toISOString()).toBe(d.timestamp);
+      // A time-ordered UUID (version 7) whose first 48 bits are the decision's time.
+      expect(d.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(idTime(d.request_id)).toBe(Date.parse(d.timestamp));
       const row = await t.ctx.database.db
         .selectFrom('decisions')
         .selectAll()
