@@ -32,6 +32,8 @@ export interface Config {
     loginPerMinuteIp: number;
   };
   powFloor: number;
+  /** Time for all custom rules of one decision (ms); a rule past it is skipped (docs/rules.md). */
+  ruleTimeBudgetMs: number;
   /** Offline ASN database for IP intelligence: on by default; `dir` overrides the package's CSVs. */
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
@@ -70,6 +72,7 @@ export const SETTINGS = {
   'rate-login-per-minute-account': 'WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT',
   'rate-login-per-minute-ip': 'WARDEN_RATE_LOGIN_PER_MINUTE_IP',
   'pow-floor': 'WARDEN_POW_FLOOR',
+  'rule-time-budget-ms': 'WARDEN_RULE_TIME_BUDGET_MS',
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
@@ -215,6 +218,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       loginPerMinuteIp: int(src, 'WARDEN_RATE_LOGIN_PER_MINUTE_IP', 30, 1, 1_000_000),
     },
     powFloor: int(src, 'WARDEN_POW_FLOOR', 14, 1, 26),
+    ruleTimeBudgetMs: int(src, 'WARDEN_RULE_TIME_BUDGET_MS', 25, 1, 10_000),
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,

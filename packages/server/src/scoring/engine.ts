@@ -2,6 +2,7 @@ import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables } from '../rules/apply.ts';
+import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
@@ -80,16 +81,20 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const defaults = evaluate(features);
       const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
       const featureRecord = features as unknown as Record<string, unknown>;
-      const { custom: matches, ...decided } = applyCustomRules(custom, {
-        eventType: c.event_type,
-        event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
-        features: featureRecord,
-        signals: defaults,
-        identity: identity as Record<string, unknown> | undefined,
-        deviceId: features.device_id,
-        ip: input.ip,
-        hardAutomation,
-      });
+      const { custom: matches, ...decided } = applyCustomRules(
+        custom,
+        {
+          eventType: c.event_type,
+          event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
+          features: featureRecord,
+          signals: defaults,
+          identity: identity as Record<string, unknown> | undefined,
+          deviceId: features.device_id,
+          ip: input.ip,
+          hardAutomation,
+        },
+        ruleBudget(ctx.config.ruleTimeBudgetMs),
+      );
       if (custom !== EMPTY_RULESET) featureRecord.custom_rules = matches;
       const result: EngineResult = {
         ...decided,
