@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController, type RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
-import { frameworkErrorHandler, installErrorHandling } from './errors.ts';
+import { frameworkErrorHandler, installErrorHandling, installQueryValidation } from './errors.ts';
 import { observabilityRoutes } from './observability.ts';
 import { registerRoutes } from './routes.ts';
 import type { App } from './types.ts';
@@ -49,11 +49,18 @@ export function createFastify(ctx: AppContext): App {
   });
   installBodyParsing(app);
   installErrorHandling(app);
+  installQueryValidation(app);
   return app;
 }
 
-export async function buildApp(ctx: AppContext): Promise<App> {
+export interface BuildOptions {
+  /** Called for every route as it is registered (tests that walk all routes). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = createFastify(ctx);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(swagger, {
     openapi: {
