@@ -1,16 +1,19 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
+import { addTestUser, createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { createTestContext, type TestApp, testAppOf } from '../testing/context.ts';
 import { BROWSER_ORIGIN } from '../testing/scoring-app.ts';
 import { buildApp } from './app.ts';
 
 /**
- * Every registered route, sent with each of its query parameters (and `siteId`/`workspaceId`)
- * repeated: a repeated parameter is an array where one value is expected. No route may answer 5xx;
- * a route whose schema declares the parameter answers 400 `validation_failed` in the envelope.
+ * Inputs generated over every registered route (collected as they register):
+ * - each query parameter (and `siteId`/`workspaceId`) repeated: a repeated parameter is an array
+ *   where one value is expected. No route may answer 5xx; a route whose schema declares the
+ *   parameter answers 400 `validation_failed` in the envelope;
+ * - a JSON body that is not an object (`null`, a list, a scalar) on every route that reads a body:
+ *   400, never a success.
  */
-describe('repeated query parameters on every route', () => {
+describe('every route', () => {
   let t: TestApp;
   let ws: TestWorkspace;
   const routes: RouteOptions[] = [];
@@ -73,5 +76,50 @@ describe('repeated query parameters on every route', () => {
       }
     }
     expect(sent.length).toBeGreaterThan(90);
+  });
+
+  it('refuses a JSON body that is not an object on every route that reads a body', async () => {
+    // A session of its own (the test above signs its owner out).
+    const owner = await addTestUser(t.ctx, { workspaceId: ws.workspaceId, role: 'owner' });
+    const headers = {
+      ...owner.headers,
+      'x-site-key': ws.site.siteKey,
+      'x-secret-key': ws.site.secretKey,
+      origin: BROWSER_ORIGIN,
+      'content-type': 'application/json',
+    };
+    const mk = async (url: string, payload: object) =>
+      (await t.app.inject({ method: 'POST', url, headers, payload })).json().data;
+    const ids: Record<string, string> = {
+      ':ruleId': (await mk(`/api/rules?siteId=${ws.site.id}`, { name: 'r', expression: 'true', score: 1 }))
+        .id,
+      ':listId': (
+        await mk(`/api/lists?siteId=${ws.site.id}`, { name: 'l', kind: 'email', type: 'block', entries: [] })
+      ).id,
+      ':decisionId': (await mk('/api/antibot/verify', { context: { event_type: 'login', account_id: 'a1' } }))
+        .request_id,
+    };
+    const pathOf = (url: string) =>
+      url
+        .replace(/^\/api\/sites\/:id/, `/api/sites/${ws.site.id}`)
+        .replace(/^\/api\/workspaces\/:id/, `/api/workspaces/${ws.workspaceId}`)
+        .replace(':userId', owner.userId)
+        .replace(':workspaceId', ws.workspaceId)
+        .replace(/^\/api\/rules\/:id/, `/api/rules/${ids[':ruleId']}`)
+        .replace(/^\/api\/lists\/:id/, `/api/lists/${ids[':listId']}`)
+        .replace(/^\/api\/decisions\/:id/, `/api/decisions/${ids[':decisionId']}`);
+    const bodyRoutes = routes.filter((r) => r.schema?.body !== undefined && !r.url.includes('/saml/'));
+    expect(bodyRoutes.length).toBeGreaterThan(20);
+    for (const route of bodyRoutes) {
+      const path = pathOf(route.url);
+      const query = route.schema?.querystring ? `?siteId=${ws.site.id}` : '';
+      for (const text of ['null', '[]', '[{}]', '1', '"x"', 'true']) {
+        const method = ([] as string[]).concat(route.method as string | string[])[0] as 'POST';
+        const res = await t.app.inject({ method, url: `${path}${query}`, headers, payload: text });
+        const label = `${method} ${route.url} with ${text} → ${res.statusCode}`;
+        expect(res.statusCode, label).toBe(400);
+        expect(['validation_failed', 'invalid_json'], label).toContain(res.json().error.code);
+      }
+    }
   });
 });
