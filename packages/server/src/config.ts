@@ -32,6 +32,8 @@ export interface Config {
     loginPerMinuteIp: number;
   };
   powFloor: number;
+  /** HTTP server timeouts in ms (docs/operations.md, "Timeouts"). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /** Time for all custom rules of one decision (ms); a rule past it is skipped (docs/rules.md). */
   ruleTimeBudgetMs: number;
   /** Offline ASN database for IP intelligence: on by default; `dir` overrides the package's CSVs. */
@@ -73,6 +75,9 @@ export const SETTINGS = {
   'rate-login-per-minute-ip': 'WARDEN_RATE_LOGIN_PER_MINUTE_IP',
   'pow-floor': 'WARDEN_POW_FLOOR',
   'rule-time-budget-ms': 'WARDEN_RULE_TIME_BUDGET_MS',
+  'request-timeout-ms': 'WARDEN_REQUEST_TIMEOUT_MS',
+  'headers-timeout-ms': 'WARDEN_HEADERS_TIMEOUT_MS',
+  'keep-alive-timeout-ms': 'WARDEN_KEEP_ALIVE_TIMEOUT_MS',
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
@@ -197,6 +202,14 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
   const trustedProxies = list(src, 'WARDEN_TRUSTED_PROXIES') ?? [];
   const host = src.WARDEN_HOST || '127.0.0.1';
   const port = int(src, 'WARDEN_PORT', 8080, 0, 65535);
+  const requestTimeoutMs = int(src, 'WARDEN_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = int(src, 'WARDEN_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'WARDEN_HEADERS_TIMEOUT_MS',
+      `must not exceed WARDEN_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
   return {
     host,
     port,
@@ -219,6 +232,11 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     },
     powFloor: int(src, 'WARDEN_POW_FLOOR', 14, 1, 26),
     ruleTimeBudgetMs: int(src, 'WARDEN_RULE_TIME_BUDGET_MS', 25, 1, 10_000),
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs,
+      keepAliveTimeoutMs: int(src, 'WARDEN_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    },
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,

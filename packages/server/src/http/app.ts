@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController, type RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
+import { clientErrorHandler, serverTimeouts } from './client-errors.ts';
 import { frameworkErrorHandler, installErrorHandling, installQueryValidation } from './errors.ts';
 import { observabilityRoutes } from './observability.ts';
 import { registerRoutes } from './routes.ts';
@@ -41,6 +42,10 @@ export function createFastify(ctx: AppContext): App {
     // Ids of every resource are far shorter; longer segments are answered 404 by frameworkErrors.
     routerOptions: { maxParamLength: 512 },
     frameworkErrors: frameworkErrorHandler,
+    requestTimeout: ctx.config.http.requestTimeoutMs,
+    keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,
+    http: serverTimeouts(ctx.config.http),
+    clientErrorHandler,
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
