@@ -70,7 +70,8 @@ export const ERROR_CODES = {
   internal_error: { status: 500, description: 'An unexpected failure; nothing internal is revealed.' },
   not_ready: {
     status: 503,
-    description: 'Readiness probe: the database or the hot-state store does not answer.',
+    description:
+      'Readiness probe: the database or the hot-state store does not answer, or a start-up step is not done.',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -53,6 +53,11 @@ export class DecisionWriter {
     } else this.commitBatch = kyselyCommitter(database.db);
   }
 
+  /** Settles once commits can be sent: the writer thread has opened the file (or failed over). */
+  ready(): Promise<void> {
+    return this.thread?.ready ?? Promise.resolve();
+  }
+
   /**
    * The idempotency hash of a request body given as its JSON text (canonicalBodyHash), computed in
    * the writer thread. null where it cannot be (no thread: ':memory:', PostgreSQL; the thread

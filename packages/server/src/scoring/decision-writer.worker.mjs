@@ -10,6 +10,8 @@ import { decisionCommit } from './decision-commit.mjs';
 
 const sqlite = openSqlite(workerData.file);
 const commit = decisionCommit(sqlite, workerData.sql);
+// The connection is open and the statements prepared: the main thread may count on this thread.
+parentPort.postMessage({ type: 'ready' });
 
 // Messages: {type: 'commit', id, writes}, {type: 'hash', id, text}, {type: 'close'}.
 parentPort.on('message', (message) => {

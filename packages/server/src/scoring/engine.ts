@@ -116,6 +116,15 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       return result;
     },
 
+    /** Load the IP database and rebuild every site's velocity history now, not on first use. */
+    async prepare(): Promise<void> {
+      const sites = await ctx.database.db.selectFrom('sites').select('id').execute();
+      const rebuilt = (async () => {
+        for (const site of sites) await history.ensureRebuilt(site.id);
+      })();
+      await Promise.all([ipIntelReady(ctx.config.ipDatabase), rebuilt]);
+    },
+
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
       try {
         const f = result.features as unknown as Features;

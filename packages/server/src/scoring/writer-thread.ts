@@ -24,6 +24,11 @@ export class WriterThread {
   >();
   private readonly hashing = new Map<number, (hash: string | null) => void>();
   private nextId = 0;
+  private announceReady: () => void = () => undefined;
+  /** Settles once the thread has opened the file, or has failed (its commits then run here). */
+  readonly ready = new Promise<void>((resolve) => {
+    this.announceReady = resolve;
+  });
 
   constructor(
     file: string,
@@ -37,9 +42,11 @@ export class WriterThread {
     });
     // Keeps the process alive only while it owes an answer (holdOpen).
     this.worker.unref();
-    this.worker.on('message', (answer: ThreadAnswer) =>
-      answer.type === 'hash' ? this.settleHash(answer) : this.settle(answer),
-    );
+    this.worker.on('message', (answer: ThreadAnswer | { type: 'ready' }) => {
+      if (answer.type === 'ready') this.announceReady();
+      else if (answer.type === 'hash') this.settleHash(answer);
+      else this.settle(answer);
+    });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`it exited with code ${code}`)));
   }
@@ -102,6 +109,7 @@ export class WriterThread {
   private fail(err: Error): void {
     if (this.failed) return;
     this.failed = true;
+    this.announceReady();
     if (!this.closing)
       process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
     for (const { writes, resolve, reject } of this.pending.values())

@@ -18,5 +18,7 @@ export function productionScoringServices(ctx: AppContext): ScoringServices {
 
 /** The scoring area as registered in http/routes.ts. */
 export async function scoringArea(scope: App, ctx: AppContext): Promise<void> {
-  await scoringApi(scope, ctx, productionScoringServices(ctx));
+  const services = productionScoringServices(ctx);
+  if (services.engine.prepare) ctx.readiness?.track('scoringEngine', services.engine.prepare());
+  await scoringApi(scope, ctx, services);
 }
