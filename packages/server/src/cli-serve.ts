@@ -5,6 +5,8 @@ import { type ParsedArgs, UsageError } from './cli-args.ts';
 import { loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
+import { Readiness } from './readiness.ts';
+import { decisionWriter } from './scoring/decision-writer.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 
@@ -17,10 +19,14 @@ export async function serve(args: ParsedArgs): Promise<number> {
       'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
     );
   }
-  const ctx = await createContext(config, logger);
+  const readiness = new Readiness();
+  // Migrations are applied here, before the server listens.
+  const ctx = { ...(await createContext(config, logger)), readiness };
   const app = await buildApp(ctx);
+  readiness.track('decisionWriter', decisionWriter(ctx.database).ready());
   const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
   webhooks?.start();
+  if (webhooks) readiness.track('webhookWorker', webhooks.started);
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info(
     { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory' },
@@ -30,10 +36,13 @@ export async function serve(args: ParsedArgs): Promise<number> {
     // After listen: with --port 0 only now do we know the port the demo origins need.
     const port = (app.server.address() as AddressInfo).port;
     const origins = demoOrigins(config.host, port);
-    const seeded = await seedDemo(
+    const seeding = seedDemo(
       { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now },
       origins,
     );
+    // Tracked in the same turn as listen resolved: no request is answered in between.
+    readiness.track('demoSeed', seeding);
+    const seeded = await seeding;
     if (seeded) {
       const file = `${config.dataDir}/${DEMO_CREDENTIALS_FILE}`;
       process.stderr.write(formatDemoBanner(seeded, origins[0] ?? address, file));

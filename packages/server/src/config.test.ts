@@ -19,6 +19,18 @@ describe('config', () => {
       loginPerMinuteIp: 30,
     });
     expect(c.powFloor).toBe(14);
+    expect(c.ruleTimeBudgetMs).toBe(25);
+    expect(c.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+    });
+  });
+
+  it('refuses a headers timeout longer than the request timeout', () => {
+    expect(() =>
+      loadConfig({ WARDEN_REQUEST_TIMEOUT_MS: '5000', WARDEN_HEADERS_TIMEOUT_MS: '6000' }),
+    ).toThrow(/WARDEN_HEADERS_TIMEOUT_MS: must not exceed WARDEN_REQUEST_TIMEOUT_MS/);
   });
 
   it('lets flags override the environment', () => {

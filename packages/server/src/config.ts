@@ -32,6 +32,10 @@ export interface Config {
     loginPerMinuteIp: number;
   };
   powFloor: number;
+  /** HTTP server timeouts in ms (docs/operations.md, "Timeouts"). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** Time for all custom rules of one decision (ms); a rule past it is skipped (docs/rules.md). */
+  ruleTimeBudgetMs: number;
   /** Offline ASN database for IP intelligence: on by default; `dir` overrides the package's CSVs. */
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
@@ -76,6 +80,10 @@ export const SETTINGS = {
   'rate-login-per-minute-account': 'WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT',
   'rate-login-per-minute-ip': 'WARDEN_RATE_LOGIN_PER_MINUTE_IP',
   'pow-floor': 'WARDEN_POW_FLOOR',
+  'rule-time-budget-ms': 'WARDEN_RULE_TIME_BUDGET_MS',
+  'request-timeout-ms': 'WARDEN_REQUEST_TIMEOUT_MS',
+  'headers-timeout-ms': 'WARDEN_HEADERS_TIMEOUT_MS',
+  'keep-alive-timeout-ms': 'WARDEN_KEEP_ALIVE_TIMEOUT_MS',
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
@@ -215,6 +223,14 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
     throw new ConfigError('WARDEN_METRICS_PORT', 'must differ from WARDEN_PORT');
   }
+  const requestTimeoutMs = int(src, 'WARDEN_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  const headersTimeoutMs = int(src, 'WARDEN_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'WARDEN_HEADERS_TIMEOUT_MS',
+      `must not exceed WARDEN_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
   return {
     host,
     port,
@@ -236,6 +252,12 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       loginPerMinuteIp: int(src, 'WARDEN_RATE_LOGIN_PER_MINUTE_IP', 30, 1, 1_000_000),
     },
     powFloor: int(src, 'WARDEN_POW_FLOOR', 14, 1, 26),
+    ruleTimeBudgetMs: int(src, 'WARDEN_RULE_TIME_BUDGET_MS', 25, 1, 10_000),
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs,
+      keepAliveTimeoutMs: int(src, 'WARDEN_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    },
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,

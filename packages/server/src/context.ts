@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
+import type { Readiness } from './readiness.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
 
@@ -14,4 +15,6 @@ export interface AppContext {
   /** Secret for signing access tokens and fingerprint tokens. */
   secret: string;
   now: () => number;
+  /** Start-up steps `/readyz` waits for (set by `serve`; absent in tests that do not need it). */
+  readiness?: Readiness;
 }

@@ -4,6 +4,10 @@
  */
 export const ERROR_CODES = {
   invalid_json: { status: 400, description: 'The body is not valid JSON.' },
+  bad_request: {
+    status: 400,
+    description: 'The HTTP request itself is malformed (request line, headers, framing).',
+  },
   validation_failed: {
     status: 400,
     description: 'The body, query or path broke the schema; `details` lists `{path, message}`.',
@@ -53,8 +57,13 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The operation conflicts with the current state (for example a duplicate).',
   },
+  request_timeout: {
+    status: 408,
+    description: 'The request (headers and body) did not arrive within the request timeout.',
+  },
   payload_too_large: { status: 413, description: 'The body is over the limit of the route (interface §8).' },
   unsupported_media_type: { status: 415, description: 'The body is not `application/json`.' },
+  headers_too_large: { status: 431, description: 'The request headers are over 16 KiB in total.' },
   rate_limited: {
     status: 429,
     description: 'Too many requests; `Retry-After` says how many seconds to wait.',
@@ -62,7 +71,8 @@ export const ERROR_CODES = {
   internal_error: { status: 500, description: 'An unexpected failure; nothing internal is revealed.' },
   not_ready: {
     status: 503,
-    description: 'Readiness probe: the database or the hot-state store does not answer.',
+    description:
+      'Readiness probe: the database or the hot-state store does not answer, or a start-up step is not done.',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

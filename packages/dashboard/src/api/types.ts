@@ -167,6 +167,7 @@ export interface RuleStats {
   precision: number | null;
   recall: number | null;
   matchesLast30Days: number;
+  timeoutsLast30Days: number;
 }
 
 export interface List {

@@ -45,6 +45,10 @@ function Stats({ id }: { id: string }) {
             <dt>Matches (30 days)</dt>
             <dd>{formatNumber(s.matchesLast30Days)}</dd>
           </div>
+          <div>
+            <dt>Timeouts (30 days)</dt>
+            <dd>{formatNumber(s.timeoutsLast30Days)}</dd>
+          </div>
         </dl>
       ) : null}
     </div>

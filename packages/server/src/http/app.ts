@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController, type RouteOptions } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { installBodyParsing, MANAGEMENT_BODY_LIMIT } from './body.ts';
-import { frameworkErrorHandler, installErrorHandling } from './errors.ts';
+import { clientErrorHandler, serverTimeouts } from './client-errors.ts';
+import { frameworkErrorHandler, installErrorHandling, installQueryValidation } from './errors.ts';
 import { installMetricsListener, installRequestObservation, observabilityRoutes } from './observability.ts';
 import { finishOpenapiDocument, openapiOptions } from './openapi.ts';
 import { registerRoutes } from './routes.ts';
@@ -40,6 +41,10 @@ export function createFastify(ctx: AppContext): App {
     // Ids of every resource are far shorter; longer segments are answered 404 by frameworkErrors.
     routerOptions: { maxParamLength: 512 },
     frameworkErrors: frameworkErrorHandler,
+    requestTimeout: ctx.config.http.requestTimeoutMs,
+    keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,
+    http: serverTimeouts(ctx.config.http),
+    clientErrorHandler,
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -49,11 +54,18 @@ export function createFastify(ctx: AppContext): App {
   installRequestObservation(app, ctx);
   installBodyParsing(app);
   installErrorHandling(app);
+  installQueryValidation(app);
   return app;
 }
 
-export async function buildApp(ctx: AppContext): Promise<App> {
+export interface BuildOptions {
+  /** Called for every route as it is registered (tests that walk all routes). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
   const app = createFastify(ctx);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   await app.register(swagger, {
     openapi: openapiOptions(ctx.config),

@@ -40,6 +40,18 @@ export function installBodyParsing(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => {
     done(new ApiError('unsupported_media_type', 'Send the body as application/json.'), undefined);
   });
+  // Every body Warden reads is a JSON object. A route whose body is optional (`POST /challenge`)
+  // lets its schema accept "no body", which Fastify validates as null: so a JSON `null`, list or
+  // scalar that was actually sent is refused here, after the schema and before any handler. (A
+  // schema error the route raises itself, after its access checks, is left to the route.)
+  app.addHook('preHandler', async (request) => {
+    if (request.jsonText === undefined || request.validationError) return;
+    if (request.routeOptions.schema?.body === undefined) return;
+    const body: unknown = request.body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return;
+    const message = 'must be a JSON object';
+    throw new ApiError('validation_failed', `Invalid body: body ${message}.`, [{ path: 'body', message }]);
+  });
 }
 
 /**

@@ -122,3 +122,50 @@ export function installErrorHandling(app: FastifyInstance): void {
       .send(errorBody('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
 }
+
+interface PropertySchema {
+  type?: string | string[];
+  anyOf?: PropertySchema[];
+  oneOf?: PropertySchema[];
+}
+
+function acceptsList(schema: PropertySchema | undefined): boolean {
+  if (!schema) return false;
+  const types = ([] as Array<string | undefined>).concat(schema.type);
+  if (types.includes('array')) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(acceptsList);
+}
+
+/**
+ * A query parameter given twice arrives as an array. Where the route's schema expects one value,
+ * that is a 400 `validation_failed` at once, before any handler: handlers read their `siteId` to
+ * check access before they raise other validation errors (SPEC §10: 404 → 403 → 400), and an
+ * array is not an id. Every other query error keeps that order (the route raises it).
+ */
+export function installQueryValidation(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query || typeof query !== 'object') return;
+    const schema = request.routeOptions.schema?.querystring as
+      | { properties?: Record<string, PropertySchema> }
+      | undefined;
+    const properties = schema?.properties;
+    if (!properties) return;
+    const details: ErrorDetail[] = [];
+    for (const [name, value] of Object.entries(query)) {
+      if (Array.isArray(value) && name in properties && !acceptsList(properties[name])) {
+        details.push({
+          path: `querystring.${name}`,
+          message: 'must be given once (the parameter is repeated)',
+        });
+      }
+    }
+    if (details.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
+        details,
+      );
+    }
+  });
+}

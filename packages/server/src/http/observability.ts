@@ -98,6 +98,7 @@ export async function observabilityRoutes(app: App, ctx: AppContext): Promise<vo
         checks[name] = err instanceof Error ? err.message : 'failed';
       }
     }
+    for (const [name, state] of Object.entries(ctx.readiness?.report() ?? {})) checks[name] = state;
     const ready = Object.values(checks).every((v) => v === 'ok');
     if (!ready) throw new ApiError('not_ready', `Not ready: ${JSON.stringify(checks)}`);
     return reply.send({ status: 'ready', checks });

@@ -1,5 +1,6 @@
 import { classify, defaultAction, enforceBotFloor, riskLevel, riskScore } from '../scoring/decide.ts';
 import type { Action, Classification, EventType, RiskLevel, Signal } from '../scoring/engine-types.ts';
+import { type RuleBudget, ruleBudget } from './budget.ts';
 import type { RuleVariables } from './cel.ts';
 import { EMPTY_RULESET, evaluateRuleset, type Ruleset, type ShadowMatch } from './ruleset.ts';
 
@@ -61,11 +62,15 @@ export function ruleVariables(input: RuleInput): RuleVariables {
  * signals still add up to the (zero) score and the event is allowed as human. Any other forced
  * action still respects the bot floor: a bot is never allowed.
  */
-export function applyCustomRules(ruleset: Ruleset, input: RuleInput): RuledDecision {
+export function applyCustomRules(
+  ruleset: Ruleset,
+  input: RuleInput,
+  budget: RuleBudget = ruleBudget(),
+): RuledDecision {
   const outcome =
     ruleset === EMPTY_RULESET
       ? { signals: [], forcedAction: null, allowlisted: false, shadow: [] }
-      : evaluateRuleset(ruleset, ruleVariables(input), input.eventType);
+      : evaluateRuleset(ruleset, ruleVariables(input), input.eventType, budget);
   const signals = [...input.signals, ...outcome.signals];
   if (outcome.allowlisted) {
     const positive = riskScore(signals);
@@ -97,7 +102,7 @@ export function applyCustomRules(ruleset: Ruleset, input: RuleInput): RuledDecis
 
 /** Signals that come from lists and custom rules (stripped when a recorded decision is replayed). */
 export function isRuleSignal(rule: string): boolean {
-  return /^(custom|allowlist|blocklist|rule_error):/.test(rule);
+  return /^(custom|allowlist|blocklist|rule_error|rule_timeout):/.test(rule);
 }
 
 /** The `event` variable of CEL rules: the same keys live and in backtests, null when unknown. */

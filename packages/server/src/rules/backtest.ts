@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { EventType, Signal } from '../scoring/engine-types.ts';
 import { DEFAULT_FAMILIES, hardRules } from '../scoring/ruleset.ts';
 import { applyCustomRules, eventVariables, isRuleSignal } from './apply.ts';
+import { ruleBudget } from './budget.ts';
 import type { Ruleset } from './ruleset.ts';
 
 export interface BacktestOptions {
@@ -113,21 +114,25 @@ export async function runBacktest(
       const response = needsIdentity
         ? (JSON.parse(row.response) as { identity?: Record<string, unknown> })
         : {};
-      const after = applyCustomRules(ruleset, {
-        eventType: row.event_type as EventType,
-        event: eventVariables({
-          ...row,
+      const after = applyCustomRules(
+        ruleset,
+        {
+          eventType: row.event_type as EventType,
+          event: eventVariables({
+            ...row,
+            ip: row.ip_address,
+            login_succeeded: typeof features.login_succeeded === 'boolean' ? features.login_succeeded : null,
+            surface: typeof features.surface === 'string' ? features.surface : null,
+          }),
+          features,
+          signals: recorded,
+          identity: response.identity,
+          deviceId: row.device_id,
           ip: row.ip_address,
-          login_succeeded: typeof features.login_succeeded === 'boolean' ? features.login_succeeded : null,
-          surface: typeof features.surface === 'string' ? features.surface : null,
-        }),
-        features,
-        signals: recorded,
-        identity: response.identity,
-        deviceId: row.device_id,
-        ip: row.ip_address,
-        hardAutomation: recorded.some((s) => s.score > 0 && HARD.has(s.rule)),
-      });
+          hardAutomation: recorded.some((s) => s.score > 0 && HARD.has(s.rule)),
+        },
+        ruleBudget(ctx.config.ruleTimeBudgetMs),
+      );
       result.evaluated++;
       for (const name of after.custom.matched) bump(result.matches, name);
       for (const s of after.custom.shadow) bump(result.matches, s.rule);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Action, Signal } from '../scoring/engine-types.ts';
 import type { ListsTable, RulesTable } from '../storage/rules-schema.ts';
+import { type RuleBudget, RuleBudgetExceeded, RuleMeter, ruleBudget } from './budget.ts';
 import { type CompiledExpression, compileExpression, type RuleVariables, withLists } from './cel.ts';
 import { compileLists, type ListMatcher } from './lists.ts';
 
@@ -39,6 +40,14 @@ export interface RuleOutcome {
   /** True when an allow list matched: the event is allowed whatever else fired. */
   allowlisted: boolean;
   shadow: ShadowMatch[];
+  /** Steps each evaluated rule took, and how it ended (budget bookkeeping; not recorded). */
+  usage: RuleUsage[];
+}
+
+export interface RuleUsage {
+  rule: string;
+  steps: number;
+  result: 'matched' | 'no_match' | 'error' | 'timeout';
 }
 
 type RuleStamp = Pick<RulesTable, 'id' | 'enabled' | 'priority' | 'created_at' | 'updated_at'>;
@@ -129,23 +138,62 @@ function listSignals(
   return { signals, allow, block };
 }
 
-/** Evaluate lists and custom rules for one event. Never throws: a failing rule becomes a signal. */
-export function evaluateRuleset(ruleset: Ruleset, vars: RuleVariables, eventType: string): RuleOutcome {
+function timeoutSignal(rule: CompiledRule, reason: string): Signal {
+  return {
+    rule: `rule_timeout:${rule.name}`,
+    score: 0,
+    description: `Custom rule "${rule.name}" was skipped for this decision: ${reason}.`,
+  };
+}
+
+/**
+ * Evaluate lists and custom rules for one event. Never throws: a failing rule becomes a
+ * `rule_error:` signal, a rule that runs out of its steps or of the decision's time budget a
+ * `rule_timeout:` signal (both score 0: the rule is skipped, the decision goes on without it).
+ */
+export function evaluateRuleset(
+  ruleset: Ruleset,
+  vars: RuleVariables,
+  eventType: string,
+  budget: RuleBudget = ruleBudget(),
+): RuleOutcome {
   const lists = listSignals(ruleset, vars);
   const outcome: RuleOutcome = {
     signals: lists.signals,
     forcedAction: lists.allow ? 'allow' : lists.block ? 'block' : null,
     allowlisted: lists.allow,
     shadow: [],
+    usage: [],
   };
   if (ruleset.rules.length === 0) return outcome;
+  const deadline = budget.now() + budget.timeMs;
   withLists(ruleset.lists, () => {
     for (const rule of ruleset.rules) {
       if (rule.eventTypes && !rule.eventTypes.has(eventType)) continue;
+      if (budget.now() > deadline) {
+        outcome.usage.push({ rule: rule.name, steps: 0, result: 'timeout' });
+        outcome.signals.push(timeoutSignal(rule, `the rule time budget of ${budget.timeMs} ms was used up`));
+        continue;
+      }
+      const meter = new RuleMeter(budget.stepsPerRule, deadline, budget.now);
       let matched: boolean;
       try {
-        matched = rule.run(vars) === true;
+        matched = rule.run(vars, meter) === true;
+        if (meter.exhausted) throw meter.exhausted;
       } catch (err) {
+        const exceeded = meter.exhausted ?? (err instanceof RuleBudgetExceeded ? err : null);
+        outcome.usage.push({ rule: rule.name, steps: meter.used, result: exceeded ? 'timeout' : 'error' });
+        if (exceeded) {
+          outcome.signals.push(
+            timeoutSignal(
+              rule,
+              exceeded.reason === 'steps'
+                ? `it reached its limit of ${budget.stepsPerRule} evaluation steps`
+                : `the rule time budget of ${budget.timeMs} ms was used up`,
+            ),
+          );
+          continue;
+        }
         outcome.signals.push({
           rule: `rule_error:${rule.name}`,
           score: 0,
@@ -153,6 +201,7 @@ export function evaluateRuleset(ruleset: Ruleset, vars: RuleVariables, eventType
         });
         continue;
       }
+      outcome.usage.push({ rule: rule.name, steps: meter.used, result: matched ? 'matched' : 'no_match' });
       if (!matched) continue;
       if (rule.mode === 'shadow') {
         outcome.shadow.push({ rule: rule.name, score: rule.score ?? 0, action: rule.action });

@@ -41,7 +41,11 @@ export async function ruleStats(ctx: AppContext, rule: RulesTable) {
     .where('site_id', '=', rule.site_id)
     .where('created_at', '>=', since)
     .where((eb) =>
-      eb.or([eb('signals', 'like', `%"custom:${rule.name}"%`), eb('features', 'like', `%${rule.name}%`)]),
+      eb.or([
+        eb('signals', 'like', `%"custom:${rule.name}"%`),
+        eb('signals', 'like', `%"rule_timeout:${rule.name}"%`),
+        eb('features', 'like', `%${rule.name}%`),
+      ]),
     )
     .execute();
   const ratio = (a: number, b: number) => (a + b === 0 ? null : Math.round((a / (a + b)) * 1000) / 1000);
@@ -54,5 +58,7 @@ export async function ruleStats(ctx: AppContext, rule: RulesTable) {
     precision: ratio(counts.truePositives, counts.falsePositives),
     recall: ratio(counts.truePositives, counts.falseNegatives),
     matchesLast30Days: recent.filter((d) => matched(rule, d.signals, d.features)).length,
+    /** Decisions for which the rule was skipped because it ran out of its time budget. */
+    timeoutsLast30Days: recent.filter((d) => d.signals.includes(`"rule_timeout:${rule.name}"`)).length,
   };
 }

@@ -64,6 +64,11 @@ export class DecisionWriter {
     this.writes = thread ? kyselyOnRunner((sql, parameters) => thread.run(sql, parameters)) : database.db;
   }
 
+  /** Settles once commits can be sent: the writer thread has opened the file (or failed over). */
+  ready(): Promise<void> {
+    return this.thread?.ready ?? Promise.resolve();
+  }
+
   /**
    * Resolves true once the decision, its outbox row and its key row are committed; false (nothing
    * written) when the idempotency key was taken by another decision meanwhile.

@@ -17,6 +17,8 @@ try {
 
 const sqlite = openSqlite(workerData.file);
 const commit = decisionCommit(sqlite, workerData.sql);
+// The connection is open and the statements prepared: the main thread may count on this thread.
+parentPort.postMessage({ type: 'ready' });
 
 /** Prepared statements of `run` messages by SQL text (the webhook dispatcher's few queries). */
 const statements = new Map();

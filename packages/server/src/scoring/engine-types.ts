@@ -74,4 +74,6 @@ export interface ScoringEngine {
    * velocity counters, etc.). Must not throw.
    */
   afterRecord?(input: ScoringInput, result: EngineResult): Promise<void>;
+  /** Start-up work that would otherwise delay the first decisions (awaited by readiness). */
+  prepare?(): Promise<void>;
 }

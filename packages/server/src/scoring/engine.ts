@@ -2,6 +2,7 @@ import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables } from '../rules/apply.ts';
+import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
@@ -82,16 +83,20 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const defaults = evaluate(features);
       const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
       const featureRecord = features as unknown as Record<string, unknown>;
-      const { custom: matches, ...decided } = applyCustomRules(custom, {
-        eventType: c.event_type,
-        event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
-        features: featureRecord,
-        signals: defaults,
-        identity: identity as Record<string, unknown> | undefined,
-        deviceId: features.device_id,
-        ip: input.ip,
-        hardAutomation,
-      });
+      const { custom: matches, ...decided } = applyCustomRules(
+        custom,
+        {
+          eventType: c.event_type,
+          event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
+          features: featureRecord,
+          signals: defaults,
+          identity: identity as Record<string, unknown> | undefined,
+          deviceId: features.device_id,
+          ip: input.ip,
+          hardAutomation,
+        },
+        ruleBudget(ctx.config.ruleTimeBudgetMs),
+      );
       if (custom !== EMPTY_RULESET) featureRecord.custom_rules = matches;
       const result: EngineResult = {
         ...decided,
@@ -111,6 +116,15 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         };
       }
       return result;
+    },
+
+    /** Load the IP database and rebuild every site's velocity history now, not on first use. */
+    async prepare(): Promise<void> {
+      const sites = await ctx.database.db.selectFrom('sites').select('id').execute();
+      const rebuilt = (async () => {
+        for (const site of sites) await history.ensureRebuilt(site.id);
+      })();
+      await Promise.all([ipIntelReady(ctx.config.ipDatabase), rebuilt]);
     },
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {

@@ -22,8 +22,18 @@ import { canonicalBodyHash } from './canonical-json.mjs';
 export type IdempotencyRoute = 'collect' | 'verify';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** The in-flight lock's lifetime: far longer than any scoring, short enough to recover from a crash. */
-const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
+/**
+ * The in-flight lock is a lease: taken for IN_FLIGHT_LEASE_MS and renewed every third of it while
+ * the request runs, so a request may take as long as it needs, and the key of a process that died
+ * mid-request is free again within IN_FLIGHT_LEASE_MS (docs/idempotency: 409 for at most 5 s).
+ */
+export const IN_FLIGHT_LEASE_MS = 5_000;
+
+export interface LeaseOptions {
+  leaseMs: number;
+  renewEveryMs: number;
+}
+const DEFAULT_LEASE: LeaseOptions = { leaseMs: IN_FLIGHT_LEASE_MS, renewEveryMs: IN_FLIGHT_LEASE_MS / 3 };
 
 export interface IdempotencyScope {
   siteId: string;
@@ -113,16 +123,28 @@ export async function beginIdempotent(
   body: BodyHash,
   decisionId: string,
   now: number,
+  lease: LeaseOptions = DEFAULT_LEASE,
 ): Promise<IdempotencyOutcome> {
-  const lock = `idem:${scope.siteId}:${scope.route}:${scope.key}`;
+  const lock = idempotencyLockKey(scope);
   const bodyHash = body.current;
   // (Processes of two versions during an upgrade name one body differently in the lock: a
   // duplicate in flight there is answered as a conflict instead of "in progress", both 409.)
   const holder = `${bodyHash}:${decisionId}`;
-  const held = await ctx.hotState.lock(lock, holder, IN_FLIGHT_TIMEOUT_MS);
+  const held = await ctx.hotState.lock(lock, holder, lease.leaseMs);
   if (held !== null)
     throw held === '' || held.startsWith(`${bodyHash}:`) ? idempotencyInProgress() : conflict();
-  const release = () => ctx.hotState.unlock(lock, holder);
+  // Renewed while this process works on the request; a renewal that fails is only logged (the
+  // decision's own key insert still guarantees one decision per key).
+  const renewal = setInterval(() => {
+    ctx.hotState.renew(lock, holder, lease.leaseMs).catch((err: unknown) => {
+      ctx.logger.warn({ err }, 'idempotency lease renewal failed');
+    });
+  }, lease.renewEveryMs);
+  renewal.unref();
+  const release = () => {
+    clearInterval(renewal);
+    return ctx.hotState.unlock(lock, holder);
+  };
   try {
     const recorded = await recordedKey(ctx.database.db, scope, body, now);
     if (recorded) {
@@ -142,6 +164,11 @@ export async function beginIdempotent(
     created_at: now,
   };
   return { kind: 'owned', key: { row, release } };
+}
+
+/** The hot-state lock of an idempotency key while a request with it is in flight. */
+export function idempotencyLockKey(scope: IdempotencyScope): string {
+  return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
 }
 
 /**

@@ -35,6 +35,11 @@ export class WriterThread {
     { sql: string; parameters: readonly unknown[]; resolve(r: StatementResult): void; reject(e: Error): void }
   >();
   private nextId = 0;
+  private announceReady: () => void = () => undefined;
+  /** Settles once the thread has opened the file, or has failed (its commits then run here). */
+  readonly ready = new Promise<void>((resolve) => {
+    this.announceReady = resolve;
+  });
 
   constructor(
     file: string,
@@ -48,8 +53,9 @@ export class WriterThread {
     });
     // Keeps the process alive only while it owes an answer (holdOpen).
     this.worker.unref();
-    this.worker.on('message', (answer: ThreadAnswer) => {
-      if (answer.type === 'run') this.settleRun(answer);
+    this.worker.on('message', (answer: ThreadAnswer | { type: 'ready' }) => {
+      if (answer.type === 'ready') this.announceReady();
+      else if (answer.type === 'run') this.settleRun(answer);
       else this.settle(answer);
     });
     this.worker.on('error', (err) => this.fail(err));
@@ -122,6 +128,7 @@ export class WriterThread {
   private fail(err: Error): void {
     if (this.failed) return;
     this.failed = true;
+    this.announceReady();
     if (!this.closing)
       process.emitWarning(`decision writer thread stopped (${err.message}); commits run on the main thread`);
     for (const { writes, resolve, reject } of this.pending.values())

@@ -70,6 +70,17 @@ describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
     for (const r of results) if (r !== null) expect(r).toBe(winner);
   });
 
+  it('renews a lock only for its holder, and not once it is gone', async () => {
+    const key = unique();
+    expect(await state.lock(key, 'a', 60)).toBeNull();
+    expect(await state.renew(key, 'b', 10_000)).toBe(false);
+    expect(await state.renew(key, 'a', 10_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await state.lock(key, 'b', 10_000)).toBe('a'); // renewed past its first 60 ms
+    await state.unlock(key, 'a');
+    expect(await state.renew(key, 'a', 10_000)).toBe(false);
+  });
+
   it('expires a lock whose holder never released it', async () => {
     const key = unique();
     expect(await state.lock(key, 'gone', 40)).toBeNull();

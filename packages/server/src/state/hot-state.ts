@@ -54,6 +54,11 @@ export interface HotState {
   /** Give the lock back, if `holder` still holds it. */
   unlock(key: string, holder: string): Promise<void>;
   /**
+   * Extend the lock to `ttlMs` from now if `holder` still holds it (a lease kept alive while its
+   * work runs). False when the lock is gone or held by someone else.
+   */
+  renew(key: string, holder: string, ttlMs: number): Promise<boolean>;
+  /**
    * Sliding-log rate limit: at most `limit` calls in any span of `windowMs` (exact, not an
    * approximation: the times of the calls in the window are kept). A refused call is not counted.
    */

@@ -75,6 +75,14 @@ export class MemoryHotState implements HotState {
     if (this.values.get(lockKey)?.value === holder) this.values.delete(lockKey);
   }
 
+  async renew(key: string, holder: string, ttlMs: number): Promise<boolean> {
+    const entry = this.values.get(`lock:${key}`);
+    const now = this.now();
+    if (!entry || entry.value !== holder || entry.expiresAt <= now) return false;
+    entry.expiresAt = now + ttlMs;
+    return true;
+  }
+
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
     const id = `${key}:${windowMs}`;

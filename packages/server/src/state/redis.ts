@@ -20,6 +20,7 @@ local oldest = redis.call('zrange', KEYS[1], used - limit, used - limit, 'WITHSC
 return {0, used, tonumber(oldest[2])}`;
 
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
  * A sliding-window hit in one command: add to the current bucket, let it expire after the next
@@ -111,6 +112,17 @@ export class RedisHotState implements HotState {
 
   async unlock(key: string, holder: string): Promise<void> {
     await this.scripts.wardenUnlock(`${this.prefix}lock:${key}`, holder);
+  }
+
+  async renew(key: string, holder: string, ttlMs: number): Promise<boolean> {
+    const renewed = await this.client.eval(
+      RENEW_LOCK,
+      1,
+      `${this.prefix}lock:${key}`,
+      holder,
+      Math.max(1, ttlMs),
+    );
+    return renewed === 1;
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {

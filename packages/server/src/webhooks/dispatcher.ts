@@ -98,6 +98,12 @@ export class WebhookDispatcher {
     this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
   }
 
+  private announceStarted: () => void = () => undefined;
+  /** Settles when the loop has finished its first round (housekeeping and a claim). */
+  readonly started = new Promise<void>((resolve) => {
+    this.announceStarted = resolve;
+  });
+
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -145,6 +151,7 @@ export class WebhookDispatcher {
       } catch (err) {
         this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
       }
+      this.announceStarted();
       if (!this.running) break;
       if (claimedFull && this.opts.concurrency - this.inFlight.size >= this.claimThreshold) continue;
       await this.sleep(this.opts.pollIntervalMs);

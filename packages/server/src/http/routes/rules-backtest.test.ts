@@ -87,7 +87,16 @@ describe('rule backtests and stats', () => {
       .selectFrom('decisions')
       .select('id')
       .where('site_id', '=', ws.site.id)
-      .limit(4)
+      .limit(5)
+      .execute();
+    // A fifth, unlabelled decision for which r1 ran out of its time budget.
+    await t.ctx.database.db
+      .updateTable('decisions')
+      .set({
+        created_at: Date.now(),
+        signals: JSON.stringify([{ rule: 'rule_timeout:r1', score: 0, description: '' }]),
+      })
+      .where('id', '=', rows[4]!.id)
       .execute();
     const sig = JSON.stringify([{ rule: 'custom:r1', score: 5, description: '' }]);
     const labels: Array<[string, string | null]> = [
@@ -114,6 +123,8 @@ describe('rule backtests and stats', () => {
       trueNegatives: 1,
       precision: 0.5,
       recall: 0.5,
+      matchesLast30Days: 2,
+      timeoutsLast30Days: 1,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
+import { serverHeaders } from '../../testing/scoring-app.ts';
 
 describe('custom rules routes', () => {
   let t: TestApp;
@@ -61,6 +62,39 @@ describe('custom rules routes', () => {
     expect(res.json().error.code).toBe('validation_failed');
     expect(res.json().error.details[0].path).toBe('body.expression');
     expect(res.json().error.details[0].message).toMatch(/Unexpected|EOF/i);
+  });
+
+  it('refuses a regular expression RE2 does not support, and saves the ReDoS rule of issue 17', async () => {
+    const res = await create(ws.owner.headers, {
+      ...rule,
+      name: 'lookahead',
+      expression: 'event.email.matches("^(?=.*[0-9]).+@")',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('validation_failed');
+    expect(res.json().error.message).toMatch(
+      /^The expression does not compile: unsupported regular expression/,
+    );
+    expect(res.json().error.details[0].message).toContain('RE2 syntax');
+    const redos = await create(ws.owner.headers, {
+      ...rule,
+      name: 'redos',
+      eventTypes: [],
+      expression: 'event.email != null && !event.email.matches("^([a-z0-9]+)+@")',
+      score: 5,
+    });
+    expect(redos.statusCode).toBe(201);
+    // The hostile e-mail of the issue (21 s on a backtracking engine) is scored normally: the rule
+    // ran on RE2, did not find the "@", so its negation matched.
+    const scored = await t.app.inject({
+      method: 'POST',
+      url: '/api/antibot/verify',
+      headers: serverHeaders(ws.site),
+      payload: { context: { event_type: 'signup', account_id: 'acct_redos', email: `${'a'.repeat(30)}!` } },
+    });
+    expect(scored.statusCode).toBe(201);
+    const rules = (scored.json().data.signals as Array<{ rule: string }>).map((s) => s.rule);
+    expect(rules.filter((r) => r.endsWith(':redos'))).toEqual(['custom:redos']);
   });
 
   it('rejects unknown variables, non-bool expressions and rules without an effect', async () => {

@@ -19,5 +19,7 @@ export function productionScoringServices(ctx: AppContext, identity?: IdentityCl
 
 /** The scoring area as registered in http/routes.ts. */
 export async function scoringArea(scope: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
-  await scoringApi(scope, ctx, productionScoringServices(ctx, identity));
+  const services = productionScoringServices(ctx, identity);
+  if (services.engine.prepare) ctx.readiness?.track('scoringEngine', services.engine.prepare());
+  await scoringApi(scope, ctx, services);
 }
