@@ -4,13 +4,14 @@ import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables } from '../rules/apply.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
+import { isCarriedRule, readBrowserSession, rememberBrowserDecision } from './browser-session.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import { IdentityClusters } from './identity.ts';
 import { ipIntelReady } from './ip-intel.ts';
-import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
-import { CARRIED, carryRecentRisk, session } from './signals/session.ts';
+import { DEFAULT_FAMILIES, hardRules, isHardRule, rulesetVersion } from './ruleset.ts';
+import { CARRIED, carryBrowserSession, carryRecentRisk, session } from './signals/session.ts';
 import type { SignalFamily } from './signals/types.ts';
 
 export interface EngineOptions {
@@ -55,8 +56,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         ctx.logger.error({ err, family: family.name }, 'signal family failed; skipped');
       }
     }
-    const carried = families.includes(session) ? carryRecentRisk(features, signals) : null;
-    if (carried) signals.push(carried);
+    if (families.includes(session)) {
+      signals.push(...carryBrowserSession(features, signals));
+      const carried = carryRecentRisk(features, signals);
+      if (carried) signals.push(carried);
+    }
     return signals;
   }
 
@@ -67,18 +71,23 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         buildFeatures(input, history),
         ruleStore(ctx).load(input.site.id),
       ]);
-      const identity = identityAllowed(input.workspace)
-        ? await clusters.observe(input.site.id, {
-            accountId: c.account_id,
-            deviceId: features.device_id,
-            paymentHash: c.payment_hash ?? '',
-            ip: input.ip,
-            at: input.now,
-          })
-        : undefined;
+      const [identity, browserSession] = await Promise.all([
+        identityAllowed(input.workspace)
+          ? clusters.observe(input.site.id, {
+              accountId: c.account_id,
+              deviceId: features.device_id,
+              paymentHash: c.payment_hash ?? '',
+              ip: input.ip,
+              at: input.now,
+            })
+          : undefined,
+        readBrowserSession(ctx.hotState, input.site.id, features.token_id),
+      ]);
       if (identity) features.identity = identity;
+      if (browserSession) features.browser_session = browserSession;
       const defaults = evaluate(features);
-      const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
+      // Hard evidence carried from the browser session is hard here too (`carried_automation_webdriver`).
+      const hardAutomation = defaults.some((s) => s.score > 0 && isHardRule(hard, s.rule));
       const featureRecord = features as unknown as Record<string, unknown>;
       const { custom: matches, ...decided } = applyCustomRules(custom, {
         eventType: c.event_type,
@@ -115,14 +124,29 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       try {
         const f = result.features as unknown as Features;
         // The evidence risk: this decision's score without what it carried over (no feedback loop).
+        const own = result.signals.filter((s) => !isCarriedRule(s.rule, CARRIED));
         let evidence = 0;
-        for (const s of result.signals) if (!CARRIED.has(s.rule)) evidence += s.score;
-        await history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
-          tokenId: f.token_id ?? '',
-          evidenceRisk: Math.min(100, Math.max(0, evidence)),
-          previousToken: f.history?.token_recent_risk ?? 0,
-          previousDevice: f.history?.device_recent_risk ?? 0,
-        });
+        for (const s of own) evidence += s.score;
+        const evidenceRisk = Math.min(100, Math.max(0, evidence));
+        const tokenId = f.token_id ?? '';
+        await Promise.all([
+          history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
+            tokenId,
+            evidenceRisk,
+            previousToken: f.history?.token_recent_risk ?? 0,
+            previousDevice: f.history?.device_recent_risk ?? 0,
+          }),
+          // The browser side of a page session, for the backend's /verify to carry.
+          input.surface === 'browser' && tokenId !== ''
+            ? rememberBrowserDecision(
+                ctx.hotState,
+                input.site.id,
+                tokenId,
+                { id: input.decisionId, risk: evidenceRisk, signals: own },
+                f.browser_session ?? null,
+              )
+            : undefined,
+        ]);
       } catch (err) {
         ctx.logger.warn({ err }, 'engine afterRecord failed');
       }
