@@ -220,6 +220,33 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     expect(['allow', 'review', 'challenge', 'block']).toContain(inputs.action);
   });
 
+  it('reports how form text arrived: fill() inserts text with no key event, typing brings keys', async () => {
+    const page = await openDemo();
+    const form = () =>
+      page.evaluate('window.wardenDemo.warden.inspect().then((e) => e.behavior)') as Promise<{
+        form: { fields: number; untyped: number; keys: number; inputs: number; autofilled: number };
+        centred_clicks: number;
+        first_input_ms?: number;
+      }>;
+    await page.fill('#login input[name=email]', 'filled.by@script.test');
+    await page.fill('#login input[name=password]', 'secret-by-fill');
+    let b = await form();
+    expect(b.form).toMatchObject({ untyped: 2, keys: 0, autofilled: 0 });
+    expect(b.form.fields).toBeGreaterThanOrEqual(2);
+    // Typing over one field: keys arrive, so it is no longer untyped.
+    await page.click('#login input[name=password]');
+    await page.keyboard.press('End');
+    await page.keyboard.type('xyz', { delay: 30 });
+    b = await form();
+    expect(b.form.untyped).toBe(1);
+    expect(b.form.keys).toBeGreaterThanOrEqual(4);
+    // page.click() aims at the element's centre; the first input time is known.
+    await page.click('#signup input[name=email]');
+    b = await form();
+    expect(b.centred_clicks).toBeGreaterThanOrEqual(2);
+    expect(b.first_input_ms).toBeGreaterThan(0);
+  });
+
   it('collects the fingerprint with little main-thread time', async () => {
     const page = await openDemo();
     const fp = (await page.evaluate('window.wardenDemo.warden.inspect().then((e) => e.fingerprint)')) as {
