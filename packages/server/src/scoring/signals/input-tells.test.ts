@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { path } from 'ghost-cursor';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyRhythmSpread } from '../input-metrics.ts';
@@ -259,5 +260,95 @@ describe('input tells: generated bot evidence trips them', () => {
       ),
     );
     expect(signals.reduce((n, s) => n + s.score, 0)).toBeGreaterThanOrEqual(55);
+  });
+});
+
+/**
+ * ghost-cursor (npm) as the adversary: its own `path(from, box)` (Bezier curves with Fitts's-law
+ * step counts; its cursor adds overshoot) replayed as OS-level moves at whole pixels, timed three
+ * ways: even steps (xdotool with a sleep), its `useTimestamps` times, and CDP speed.
+ */
+function ghostSession(
+  random: () => number,
+  timing: 'even' | 'timestamps' | 'cdp',
+): { mouse: Sample[]; clicks: Sample[]; moves: number } {
+  const original = Math.random;
+  Math.random = random;
+  try {
+    const raw: Sample[] = [];
+    const clicks: Sample[] = [];
+    let at = { x: 100 + random() * 600, y: 80 + random() * 400 };
+    let t = 1000;
+    const fields = [
+      [420, 310],
+      [430, 372],
+      [460, 452],
+      [300, 220],
+      [520, 520],
+    ];
+    for (const [x, y] of fields) {
+      const box = { x: x! - 90, y: y! - 14, width: 180, height: 28 };
+      const far = Math.hypot(x! - at.x, y! - at.y) > 250;
+      // Its cursor overshoots distant targets, then corrects with a tight curve.
+      const legs = far ? [{ x: x! + (random() - 0.5) * 160, y: y! + (random() - 0.5) * 160 }, box] : [box];
+      for (const leg of legs) {
+        const points = path(at, leg, timing === 'timestamps' ? { useTimestamps: true } : undefined) as Array<{
+          x: number;
+          y: number;
+          timestamp?: number;
+        }>;
+        const t0 = points[0]!.timestamp ?? 0;
+        points.forEach((p, i) => {
+          const step = timing === 'cdp' ? 3 : 8 + random() * 8;
+          raw.push([
+            t + (timing === 'timestamps' ? p.timestamp! - t0 : i * step),
+            Math.round(p.x),
+            Math.round(p.y),
+          ]);
+        });
+        const last = raw[raw.length - 1]!;
+        at = { x: last[1]!, y: last[2]! };
+        t = last[0]! + 5;
+      }
+      const last = raw[raw.length - 1]!;
+      clicks.push([last[0]! + 40 + random() * 60, last[1]!, last[2]!, 0]);
+      t = last[0]! + 600 + random() * 1500;
+    }
+    // Through the SDK's 16 ms throttle.
+    const mouse: Sample[] = [];
+    for (const p of raw) if (mouse.length === 0 || p[0]! - mouse[mouse.length - 1]![0]! >= 16) mouse.push(p);
+    return { mouse, clicks, moves: raw.length };
+  } finally {
+    Math.random = original;
+  }
+}
+
+describe('human-like mouse libraries: ghost-cursor paths', () => {
+  const evidenceOf = (s: { mouse: Sample[]; clicks: Sample[]; moves: number }) =>
+    features({
+      time_to_submit_ms: 30_000,
+      mouse: s.mouse,
+      mouse_moves: s.moves,
+      click_samples: s.clicks,
+      clicks: s.clicks.length,
+    });
+  const caught = (timing: 'even' | 'timestamps' | 'cdp', rule: string) => {
+    const random = rng(21);
+    let n = 0;
+    for (let i = 0; i < 30; i++) if (rulesOf(evidenceOf(ghostSession(random, timing))).includes(rule)) n++;
+    return n;
+  };
+
+  it('its own timestamps move at one speed along the curve: mouse_constant_speed', () => {
+    expect(caught('timestamps', 'mouse_constant_speed')).toBeGreaterThanOrEqual(27);
+    if (process.env.GHOST_REPORT)
+      for (const t of ['even', 'timestamps', 'cdp'] as const)
+        for (const r of [
+          'behavior_humanlike',
+          'mouse_constant_speed',
+          'mouse_smooth_curve',
+          'behavior_bot_combined',
+        ])
+          console.log(`ghost ${t} ${r} ${caught(t, r)}/30`);
   });
 });
