@@ -1,7 +1,7 @@
 import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
-import { applyCustomRules, eventVariables } from '../rules/apply.ts';
+import { applyCustomRules, eventVariables, isRuleSignal } from '../rules/apply.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
 import { isCarriedRule, readBrowserSession, rememberBrowserDecision } from './browser-session.ts';
@@ -142,7 +142,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
                 ctx.hotState,
                 input.site.id,
                 tokenId,
-                { id: input.decisionId, risk: evidenceRisk, signals: own },
+                browserEvidence(input.decisionId, own),
                 f.browser_session ?? null,
               )
             : undefined,
@@ -152,6 +152,21 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       }
     },
   };
+}
+
+/**
+ * What a browser decision hands to its session's /verify: its default-rule evidence signals (list
+ * and custom-rule signals are not carried: the backend's event meets the lists and rules itself)
+ * and their sum, clamped to 0–100.
+ */
+function browserEvidence(
+  id: string,
+  own: readonly Signal[],
+): { id: string; risk: number; signals: Signal[] } {
+  const signals = own.filter((s) => !isRuleSignal(s.rule));
+  let risk = 0;
+  for (const s of signals) risk += s.score;
+  return { id, risk: Math.min(100, Math.max(0, risk)), signals };
 }
 
 /** The normalised evidence recorded with the decision (no raw samples). */

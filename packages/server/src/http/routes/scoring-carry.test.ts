@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINGERPRINT } from '../../scoring/test-fixtures.ts';
-import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
-import type { TestApp } from '../../testing/context.ts';
-import { browserHeaders, createScoringTestApp, serverHeaders } from '../../testing/scoring-app.ts';
+import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
+import { createTestApp, type TestApp } from '../../testing/context.ts';
+import { browserHeaders, serverHeaders } from '../../testing/scoring-app.ts';
 
 interface Signal {
   rule: string;
@@ -35,7 +35,7 @@ describe('/verify carries the browser session of its token', () => {
   let t: TestApp;
   let w: TestWorkspace;
   beforeAll(async () => {
-    t = await createScoringTestApp();
+    t = await createTestApp();
     w = await createTestWorkspace(t.ctx, { plan: 'pro' });
   });
   afterAll(() => t.close());
@@ -109,6 +109,48 @@ describe('/verify carries the browser session of its token', () => {
         .map((s) => expect.objectContaining({ rule: `carried_${s.rule}`, score: s.score })),
     );
     expect(d.action).toBe('allow');
+  });
+
+  it("carries default-rule evidence only: the backend's event meets custom rules and lists itself", async () => {
+    const analyst = (await addTestUser(t.ctx, { workspaceId: w.workspaceId, role: 'analyst' })).headers;
+    const rule = await t.app.inject({
+      method: 'POST',
+      url: `/api/rules?siteId=${w.site.id}`,
+      headers: analyst,
+      payload: {
+        name: 'browser_promo_watch',
+        description: 'Browser promo claims from this account',
+        eventTypes: ['promo_claim'],
+        expression: 'event.surface == "browser" && event.account_id == "acct_rule"',
+        score: 40,
+      },
+    });
+    expect(rule.statusCode).toBe(201);
+    const fp = await post('/fingerprint', browser(), { fingerprint: FINGERPRINT });
+    const token = fp.json().data.token as string;
+    const collect = await post('/collect', browser(), {
+      context: { event_type: 'promo_claim', account_id: 'acct_rule' },
+      token,
+      fingerprint: FINGERPRINT,
+      behavior: behavior(900),
+      environment: { timestamp: t.ctx.now(), cdp: true },
+    });
+    const browserRules = (collect.json().data.signals as Signal[]).map((s) => s.rule);
+    expect(browserRules).toEqual(expect.arrayContaining(['custom:browser_promo_watch', 'automation_cdp']));
+    const d = (
+      await post('/verify', serverHeaders(w.site), {
+        token,
+        context: {
+          event_type: 'promo_claim',
+          account_id: 'acct_rule',
+          ip_address: '127.0.0.1',
+          user_agent: UA,
+        },
+      })
+    ).json().data;
+    const rules = (d.signals as Signal[]).map((s) => s.rule);
+    expect(rules).toContain('carried_automation_cdp');
+    expect(rules.some((r) => r.includes('browser_promo_watch'))).toBe(false);
   });
 
   it('a token from another page session carries nothing of this one', async () => {
