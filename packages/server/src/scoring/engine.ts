@@ -4,7 +4,12 @@ import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables, isRuleSignal } from '../rules/apply.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
-import { isCarriedRule, readBrowserSession, rememberBrowserDecision } from './browser-session.ts';
+import {
+  type BrowserSession,
+  isCarriedRule,
+  readBrowserSession,
+  rememberBrowserDecision,
+} from './browser-session.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
@@ -45,6 +50,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   // Load the offline ASN database in the background now, with this instance's settings.
   void ipIntelReady(ctx.config.ipDatabase);
   const history = new History(ctx);
+  /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
+  const previousSession = new WeakMap<EngineResult, BrowserSession>();
   const clusters = new IdentityClusters(ctx);
 
   function evaluate(features: Features): Signal[] {
@@ -84,7 +91,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         readBrowserSession(ctx.hotState, input.site.id, features.token_id),
       ]);
       if (identity) features.identity = identity;
-      if (browserSession) features.browser_session = browserSession;
+      // Recorded (and carried) on backend calls; a browser call only needs it to update the session.
+      if (browserSession && input.surface === 'server') features.browser_session = browserSession;
       const defaults = evaluate(features);
       // Hard evidence carried from the browser session is hard here too (`carried_automation_webdriver`).
       const hardAutomation = defaults.some((s) => s.score > 0 && isHardRule(hard, s.rule));
@@ -108,6 +116,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         evidence: evidenceSummary(input, features, stable),
       };
       if (identity) result.identity = identity;
+      if (browserSession && input.surface === 'browser') previousSession.set(result, browserSession);
       if (result.action === 'challenge') {
         result.challenge = {
           ...(await issueChallenge(ctx, input.site, {
@@ -143,7 +152,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
                 input.site.id,
                 tokenId,
                 browserEvidence(input.decisionId, own),
-                f.browser_session ?? null,
+                previousSession.get(result) ?? null,
               )
             : undefined,
         ]);

@@ -99,6 +99,37 @@ describe('/verify carries the browser session of its token', () => {
     });
   });
 
+  it('carries the riskiest browser decision of the session, and names the latest', async () => {
+    const { token, collect } = await page('acct_two', { cdp: true }, 900);
+    const later = await post('/collect', browser(), {
+      context: { event_type: 'page_view', account_id: 'acct_two' },
+      token,
+      fingerprint: FINGERPRINT,
+      behavior: behavior(30_000),
+      environment: { timestamp: t.ctx.now() },
+    });
+    const second = later.json().data;
+    expect(second.risk_score).toBeLessThan(collect.risk_score);
+    const d = (await verify(token, 'acct_two')).json().data;
+    expect(d.risk_score).toBeGreaterThanOrEqual(collect.risk_score);
+    const row = await t.ctx.database.db
+      .selectFrom('decisions')
+      .select('features')
+      .where('id', '=', d.request_id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(row.features)).browser_session).toMatchObject({
+      id: collect.request_id,
+      latest: second.request_id,
+    });
+    // Browser decisions do not record the session (only the backend's decision names it).
+    const browserRow = await t.ctx.database.db
+      .selectFrom('decisions')
+      .select('features')
+      .where('id', '=', second.request_id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(browserRow.features)).browser_session).toBeUndefined();
+  });
+
   it('evidence seen on both sides counts once, and a clean session carries nothing', async () => {
     const { token, collect } = await page('acct_clean', {}, 12_000);
     expect(collect.action).toBe('allow');
