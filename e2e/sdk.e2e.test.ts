@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { path as ghostPath } from 'ghost-cursor';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from './support/browser.ts';
@@ -218,6 +219,87 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     expect(inputs.token?.length).toBeGreaterThan(20);
     expect(inputs.request).toBeTruthy();
     expect(['allow', 'review', 'challenge', 'block']).toContain(inputs.action);
+  });
+
+  it('reports how form text arrived: fill() inserts text with no key event, typing brings keys', async () => {
+    const page = await openDemo();
+    const form = () =>
+      page.evaluate('window.wardenDemo.warden.inspect().then((e) => e.behavior)') as Promise<{
+        form: { fields: number; untyped: number; keys: number; inputs: number; autofilled: number };
+        centred_clicks: number;
+        first_input_ms?: number;
+      }>;
+    await page.fill('#login input[name=email]', 'filled.by@script.test');
+    await page.fill('#login input[name=password]', 'secret-by-fill');
+    let b = await form();
+    expect(b.form).toMatchObject({ untyped: 2, keys: 0, autofilled: 0 });
+    expect(b.form.fields).toBeGreaterThanOrEqual(2);
+    // Typing over one field: keys arrive, so it is no longer untyped.
+    await page.click('#login input[name=password]');
+    await page.keyboard.press('End');
+    await page.keyboard.type('xyz', { delay: 30 });
+    b = await form();
+    expect(b.form.untyped).toBe(1);
+    expect(b.form.keys).toBeGreaterThanOrEqual(4);
+    // page.click() aims at the element's centre; the first input time is known.
+    await page.click('#signup input[name=email]');
+    b = await form();
+    expect(b.centred_clicks).toBeGreaterThanOrEqual(2);
+    expect(b.first_input_ms).toBeGreaterThan(0);
+  });
+
+  it("the backend's /verify with the form's token carries what the page's /collect found (ghost-cursor moves, fill)", async () => {
+    const page = await openDemo();
+    // ghost-cursor's own Bezier paths, dispatched point by point, to each field and the button.
+    let at = { x: 40, y: 40 };
+    const moveTo = async (selector: string) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      const target = { x: box.x + box.width * (0.3 + Math.random() * 0.4), y: box.y + box.height / 2 };
+      for (const p of ghostPath(at, target) as Array<{ x: number; y: number }>)
+        await page.mouse.move(p.x, p.y);
+      await page.mouse.move(target.x, target.y);
+      at = target;
+    };
+    await moveTo('#login input[name=email]');
+    await page.fill('#login input[name=email]', 'ghost@example.test');
+    await moveTo('#login input[name=password]');
+    await page.fill('#login input[name=password]', 'Tr0mbone-sunset');
+    await moveTo('#login button');
+    const before = (await page.evaluate('window.wardenDemo.decisions.length')) as number;
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.waitForFunction(`window.wardenDemo.decisions.length > ${before}`);
+    const form = (await page.evaluate(`(() => {
+      const f = document.getElementById('login');
+      const v = (n) => f.querySelector('input[type=hidden][name=' + n + ']')?.value;
+      return { token: v('warden_token'), request: v('warden_request_id') };
+    })()`)) as { token: string; request: string };
+    const collect = (await page.evaluate('window.wardenDemo.decisions.at(-1)')) as Decision;
+    expect(collect.request_id).toBe(form.request);
+    expect(collect.signals.map((s) => s.rule)).toContain('text_without_typing');
+
+    // The shop's backend: the token and the trusted context, nothing else.
+    const res = await fetch(`${server.baseUrl}/api/antibot/verify`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-site-key': server.demo.siteKey,
+        'x-secret-key': server.demo.secretKey,
+      },
+      body: JSON.stringify({
+        token: form.token,
+        context: { event_type: 'login', account_id: 'ghost@example.test', ip_address: '127.0.0.1' },
+      }),
+    });
+    expect(res.status).toBe(201);
+    const verify = ((await res.json()) as { data: Decision }).data;
+    expect(verify.risk_score).toBeGreaterThanOrEqual(collect.risk_score);
+    expect(verify.action).not.toBe('allow');
+    const carried = (verify.signals as unknown as Array<{ rule: string; description: string }>).filter((s) =>
+      s.rule.startsWith('carried_'),
+    );
+    expect(carried.map((s) => s.rule)).toContain('carried_text_without_typing');
+    for (const s of carried) expect(s.description).toContain(collect.request_id);
   });
 
   it('collects the fingerprint and reports its main-thread and wall time', async () => {

@@ -187,6 +187,26 @@ const Key = Type.Tuple([T, Num(0, 60_000)]);
 const Scroll = Type.Tuple([T, Coord]);
 const Count = Int(0, 10_000_000);
 
+/**
+ * How the text fields of the submitted form (or, without a submit, of the page) got their text:
+ * counts of events in those fields, never their values.
+ */
+export const FormInputEvidence = Type.Object(
+  {
+    /** Text fields whose value differs from their default value. */
+    fields: opt(Count),
+    /** Of those, fields whose text came by trusted `insertText` input without a key, paste or IME event. */
+    untyped: opt(Count),
+    /** Changed fields the browser autofilled (`:autofill`) or an extension filled (untrusted input events). */
+    autofilled: opt(Count),
+    keys: opt(Count),
+    pastes: opt(Count),
+    inputs: opt(Count),
+    compositions: opt(Count),
+  },
+  tolerant,
+);
+
 /** Interaction metrics and bounded samples (at most 2,048 values in all arrays together). */
 export const BehaviorEvidence = Type.Object(
   {
@@ -204,6 +224,11 @@ export const BehaviorEvidence = Type.Object(
     blur_count: opt(Count),
     paste_count: opt(Count),
     copy_count: opt(Count),
+    /** Milliseconds from page load to the first pointer, key or touch input. */
+    first_input_ms: opt(T),
+    /** Pointer-downs within 0.5 px of the centre of their element (or of one of its 3 ancestors). */
+    centred_clicks: opt(Count),
+    form: opt(FormInputEvidence),
     /** Mouse samples [t, x, y] in CSS pixels, t in ms since load. */
     mouse: opt(Type.Array(Point, { maxItems: SAMPLES })),
     /** Clicks [t, x, y, button]. */

@@ -1,5 +1,6 @@
 import type { BehaviorEvidence } from '../types.ts';
 import { CAPACITY, SampleBuffer } from './buffer.ts';
+import { centredOnTarget, FieldTracker } from './fields.ts';
 
 type Point = [number, number, number];
 type Click = [number, number, number, number];
@@ -31,6 +32,9 @@ export class BehaviorRecorder {
     paste: 0,
     copy: 0,
   };
+  private readonly fields = new FieldTracker();
+  private firstInput: number | undefined;
+  private centred = 0;
   private activeMs = 0;
   private activeSince: number | undefined;
   private readonly stops: Array<() => void> = [];
@@ -47,20 +51,30 @@ export class BehaviorRecorder {
       this.stops.push(() => target.removeEventListener(type, listener, { capture: true }));
     };
     const now = () => performance.now();
+    const input = (t: number) => {
+      this.firstInput ??= t;
+    };
     on(document, 'pointermove', (e) => {
       this.counts.moves++;
       const t = now();
+      input(t);
       const last = this.mouse.last;
       if (!last || t - last[0] >= MOVE_INTERVAL_MS) this.mouse.push([r1(t), r1(e.clientX), r1(e.clientY)]);
     });
     on(document, 'pointerdown', (e) => {
       this.counts.clicks++;
-      this.clicks.push([r1(now()), r1(e.clientX), r1(e.clientY), Math.max(0, Math.min(8, e.button))]);
+      const t = now();
+      input(t);
+      this.clicks.push([r1(t), r1(e.clientX), r1(e.clientY), Math.max(0, Math.min(8, e.button))]);
+      if (centredOnTarget(e)) this.centred++;
     });
     on(document, 'keydown', (e) => {
+      this.fields.key(e);
       if (e.repeat) return;
       this.counts.keys++;
-      this.down.set(e.code, now());
+      const t = now();
+      input(t);
+      this.down.set(e.code, t);
     });
     on(document, 'keyup', (e) => {
       const t0 = this.down.get(e.code);
@@ -76,6 +90,7 @@ export class BehaviorRecorder {
     });
     const touch = (e: TouchEvent) => {
       this.counts.touches++;
+      input(now());
       const p = e.touches[0];
       if (p) this.touches.push([r1(now()), r1(p.clientX), r1(p.clientY)]);
     };
@@ -93,7 +108,13 @@ export class BehaviorRecorder {
       if (document.hidden) this.pause();
       else this.activeSince ??= now();
     });
-    on(document, 'paste', () => this.counts.paste++);
+    on(document, 'paste', (e) => {
+      this.counts.paste++;
+      this.fields.paste(e);
+    });
+    on(document, 'input', (e) => this.fields.input(e));
+    on(document, 'compositionstart', (e) => this.fields.composition(e));
+    on(document, 'submit', (e) => this.fields.submitted(e));
     on(document, 'copy', () => this.counts.copy++);
     if (!document.hidden) this.activeSince = now();
   }
@@ -124,6 +145,9 @@ export class BehaviorRecorder {
       blur_count: c.blur,
       paste_count: c.paste,
       copy_count: c.copy,
+      ...(this.firstInput === undefined ? {} : { first_input_ms: Math.round(this.firstInput) }),
+      centred_clicks: this.centred,
+      form: this.fields.summary(),
       mouse: this.mouse.items.slice(),
       click_samples: this.clicks.items.slice(),
       key_samples: this.keys.items.slice(),

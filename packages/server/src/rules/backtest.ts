@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { EventType, Signal } from '../scoring/engine-types.ts';
-import { DEFAULT_FAMILIES, hardRules } from '../scoring/ruleset.ts';
+import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
 import { applyCustomRules, eventVariables, isRuleSignal } from './apply.ts';
 import { ruleBudget } from './budget.ts';
 import type { Ruleset } from './ruleset.ts';
@@ -129,7 +129,7 @@ export async function runBacktest(
           identity: response.identity,
           deviceId: row.device_id,
           ip: row.ip_address,
-          hardAutomation: recorded.some((s) => s.score > 0 && HARD.has(s.rule)),
+          hardAutomation: recorded.some((s) => s.score > 0 && isHardRule(HARD, s.rule)),
         },
         ruleBudget(ctx.config.ruleTimeBudgetMs),
       );

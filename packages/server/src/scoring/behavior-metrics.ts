@@ -1,4 +1,12 @@
 import { isRecord } from '../fingerprint/device-id.ts';
+import {
+  clickApproach,
+  clickRepeats,
+  type FormInput,
+  formInput,
+  INPUT_METRIC_THRESHOLDS,
+  keyRhythmSpread,
+} from './input-metrics.ts';
 
 /**
  * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times
@@ -54,6 +62,19 @@ export interface BehaviorMetrics {
   /** Median key dwell (ms) and the share of keys held under FAST_DWELL_MS (physically implausible). */
   key_dwell_median: number | null;
   key_fast_dwell: number;
+  /** Milliseconds from the first pointer, key or touch input to submit (null when unknown). */
+  input_to_submit_ms: number | null;
+  /** Clicks whose approach could be judged, and those with ≤ 1 pointer sample in the second before. */
+  approach_clicks: number;
+  teleport_clicks: number;
+  /** Clicks at an earlier click's exact position after the pointer went away (input-metrics.ts). */
+  click_repeats: number;
+  /** Clicks within 0.5 px of their element's centre (as the SDK counted them). */
+  centred_clicks: number;
+  /** MAD / median of the gaps between key-downs (null under 8 keys). */
+  key_rhythm_spread: number | null;
+  /** How the form's text fields got their text (`behavior.form`), null when not sent. */
+  form: FormInput | null;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -120,6 +141,13 @@ const EMPTY: BehaviorMetrics = {
   touches: 0,
   key_dwell_median: null,
   key_fast_dwell: 0,
+  input_to_submit_ms: null,
+  approach_clicks: 0,
+  teleport_clicks: 0,
+  click_repeats: 0,
+  centred_clicks: 0,
+  key_rhythm_spread: null,
+  form: null,
 };
 
 /**
@@ -159,6 +187,7 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_MIN_TURNS,
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
+  ...INPUT_METRIC_THRESHOLDS,
 };
 
 /**
@@ -307,7 +336,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const mouse = samples(evidence, 'mouse', 3) as unknown as Point[];
   mouse.sort((a, b) => a[0] - b[0]);
   const keys = samples(evidence, 'key_samples', 2).sort((a, b) => a[0]! - b[0]!);
-  const clicks = samples(evidence, 'click_samples', 3);
+  const clicks = samples(evidence, 'click_samples', 3).sort((a, b) => a[0]! - b[0]!);
   const scrolls = samples(evidence, 'scroll_samples', 2);
   const touches = samples(evidence, 'touch_samples', 3);
   const mouseMoves = Math.max(count(evidence, 'mouse_moves'), mouse.length);
@@ -318,6 +347,8 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     Math.max(count(evidence, 'scrolls'), scrolls.length) +
     Math.max(count(evidence, 'touches'), touches.length);
   const tts = evidence.time_to_submit_ms;
+  const firstInput = evidence.first_input_ms;
+  const approach = clickApproach(mouse, clicks);
   const lengths = moveLengths(mouse);
   const stroke = strokeStats(mouse, lengths);
   const gaps: number[] = [];
@@ -359,5 +390,15 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     touches: Math.max(count(evidence, 'touches'), touches.length),
     key_dwell_median: sorted.length > 0 ? sorted[sorted.length >> 1]! : null,
     key_fast_dwell: dwells.length > 0 ? fast / dwells.length : 0,
+    input_to_submit_ms:
+      typeof tts === 'number' && Number.isFinite(tts) && typeof firstInput === 'number' && firstInput <= tts
+        ? tts - firstInput
+        : null,
+    approach_clicks: approach.judged,
+    teleport_clicks: approach.teleported,
+    click_repeats: clickRepeats(mouse, clicks),
+    centred_clicks: count(evidence, 'centred_clicks'),
+    key_rhythm_spread: keyRhythmSpread(keys),
+    form: formInput(evidence.form),
   };
 }

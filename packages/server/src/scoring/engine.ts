@@ -1,17 +1,23 @@
 import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
-import { applyCustomRules, eventVariables } from '../rules/apply.ts';
+import { applyCustomRules, eventVariables, isRuleSignal } from '../rules/apply.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
+import {
+  type BrowserSession,
+  isCarriedRule,
+  readBrowserSession,
+  rememberBrowserDecision,
+} from './browser-session.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import { IdentityClusters } from './identity.ts';
 import { ipIntelReady } from './ip-intel.ts';
-import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
-import { CARRIED, carryRecentRisk, session } from './signals/session.ts';
+import { DEFAULT_FAMILIES, hardRules, isHardRule, rulesetVersion } from './ruleset.ts';
+import { CARRIED, carryBrowserSession, carryRecentRisk, session } from './signals/session.ts';
 import type { SignalFamily } from './signals/types.ts';
 
 export interface EngineOptions {
@@ -47,6 +53,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   // Load the offline ASN database in the background now, with this instance's settings.
   void ipIntelReady(ctx.config.ipDatabase);
   const history = new History(ctx);
+  /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
+  const previousSession = new WeakMap<EngineResult, BrowserSession>();
   const clusters = options.identity ?? new IdentityClusters(ctx);
 
   function evaluate(features: Features): Signal[] {
@@ -58,8 +66,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         ctx.logger.error({ err, family: family.name }, 'signal family failed; skipped');
       }
     }
-    const carried = families.includes(session) ? carryRecentRisk(features, signals) : null;
-    if (carried) signals.push(carried);
+    if (families.includes(session)) {
+      signals.push(...carryBrowserSession(features, signals));
+      const carried = carryRecentRisk(features, signals);
+      if (carried) signals.push(carried);
+    }
     return signals;
   }
 
@@ -70,18 +81,24 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         buildFeatures(input, history),
         ruleStore(ctx).load(input.site.id),
       ]);
-      const identity = identityAllowed(input.workspace)
-        ? await clusters.observe(input.site.id, {
-            accountId: c.account_id,
-            deviceId: features.device_id,
-            paymentHash: c.payment_hash ?? '',
-            ip: input.ip,
-            at: input.now,
-          })
-        : undefined;
+      const [identity, browserSession] = await Promise.all([
+        identityAllowed(input.workspace)
+          ? clusters.observe(input.site.id, {
+              accountId: c.account_id,
+              deviceId: features.device_id,
+              paymentHash: c.payment_hash ?? '',
+              ip: input.ip,
+              at: input.now,
+            })
+          : undefined,
+        readBrowserSession(ctx.hotState, input.site.id, features.token_id),
+      ]);
       if (identity) features.identity = identity;
+      // Recorded (and carried) on backend calls; a browser call only needs it to update the session.
+      if (browserSession && input.surface === 'server') features.browser_session = browserSession;
       const defaults = evaluate(features);
-      const hardAutomation = defaults.some((s) => s.score > 0 && hard.has(s.rule));
+      // Hard evidence carried from the browser session is hard here too (`carried_automation_webdriver`).
+      const hardAutomation = defaults.some((s) => s.score > 0 && isHardRule(hard, s.rule));
       const featureRecord = features as unknown as Record<string, unknown>;
       const { custom: matches, ...decided } = applyCustomRules(
         custom,
@@ -106,6 +123,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         evidence: evidenceSummary(input, features, stable),
       };
       if (identity) result.identity = identity;
+      if (browserSession && input.surface === 'browser') previousSession.set(result, browserSession);
       if (result.action === 'challenge') {
         result.challenge = {
           ...(await issueChallenge(ctx, input.site, {
@@ -131,19 +149,49 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       try {
         const f = result.features as unknown as Features;
         // The evidence risk: this decision's score without what it carried over (no feedback loop).
+        const own = result.signals.filter((s) => !isCarriedRule(s.rule, CARRIED));
         let evidence = 0;
-        for (const s of result.signals) if (!CARRIED.has(s.rule)) evidence += s.score;
-        await history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
-          tokenId: f.token_id ?? '',
-          evidenceRisk: Math.min(100, Math.max(0, evidence)),
-          previousToken: f.history?.token_recent_risk ?? 0,
-          previousDevice: f.history?.device_recent_risk ?? 0,
-        });
+        for (const s of own) evidence += s.score;
+        const evidenceRisk = Math.min(100, Math.max(0, evidence));
+        const tokenId = f.token_id ?? '';
+        await Promise.all([
+          history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
+            tokenId,
+            evidenceRisk,
+            previousToken: f.history?.token_recent_risk ?? 0,
+            previousDevice: f.history?.device_recent_risk ?? 0,
+          }),
+          // The browser side of a page session, for the backend's /verify to carry.
+          input.surface === 'browser' && tokenId !== ''
+            ? rememberBrowserDecision(
+                ctx.hotState,
+                input.site.id,
+                tokenId,
+                browserEvidence(input.decisionId, own),
+                previousSession.get(result) ?? null,
+              )
+            : undefined,
+        ]);
       } catch (err) {
         ctx.logger.warn({ err }, 'engine afterRecord failed');
       }
     },
   };
+}
+
+/**
+ * What a browser decision hands to its session's /verify: its default-rule evidence signals (list
+ * and custom-rule signals are not carried: the backend's event meets the lists and rules itself)
+ * and their sum, clamped to 0–100.
+ */
+function browserEvidence(
+  id: string,
+  own: readonly Signal[],
+): { id: string; risk: number; signals: Signal[] } {
+  const signals = own.filter((s) => !isRuleSignal(s.rule));
+  let risk = 0;
+  for (const s of signals) risk += s.score;
+  return { id, risk: Math.min(100, Math.max(0, risk)), signals };
 }
 
 /** The normalised evidence recorded with the decision (no raw samples). */

@@ -10,6 +10,7 @@ import {
 import { hardwareProfileFromStable } from '../fingerprint/hardware.ts';
 import { verifyToken } from '../fingerprint/token.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
+import type { BrowserSession } from './browser-session.ts';
 import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
 import type { History, HistoryCounts } from './history.ts';
@@ -89,6 +90,13 @@ export interface Features {
    * before it existed.
    */
   hardware_profile?: string;
+  /**
+   * The token's browser session (browser-session.ts): its riskiest browser decision in the last
+   * 30 minutes (id, evidence risk, signals) and its latest decision id. Set by the engine on events
+   * with an authentic token when one was recorded; a backend `/verify` carries it (session.ts
+   * carryBrowserSession), so the recorded decision names the browser decisions it is linked to.
+   */
+  browser_session?: BrowserSession;
 }
 
 function strings(value: unknown, max = 32): string[] {

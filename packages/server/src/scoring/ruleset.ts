@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { METRIC_THRESHOLDS } from './behavior-metrics.ts';
+import { CARRIED_PREFIX } from './browser-session.ts';
 import { automation } from './signals/automation.ts';
 import { BEHAVIOR, behavior } from './signals/behavior.ts';
 import { deviceEvidence } from './signals/device-evidence.ts';
@@ -55,6 +56,11 @@ export function hardRules(families: readonly SignalFamily[]): Set<string> {
   const out = new Set<string>();
   for (const f of families) for (const [rule, info] of Object.entries(f.rules)) if (info.hard) out.add(rule);
   return out;
+}
+
+/** A hard rule, or one carried from the browser session (`carried_automation_webdriver`). */
+export function isHardRule(hard: ReadonlySet<string>, rule: string): boolean {
+  return hard.has(rule) || (rule.startsWith(CARRIED_PREFIX) && hard.has(rule.slice(CARRIED_PREFIX.length)));
 }
 
 /**

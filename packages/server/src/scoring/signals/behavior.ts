@@ -1,6 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
-import { clicksWithoutApproach, inhumanKeyDwell } from './input.ts';
+import { inputTells } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Thresholds tuned on the DELBOT-Mouse traces (behavior-metrics.ts); see docs/signals.md. */
@@ -19,6 +19,8 @@ export const BEHAVIOR = {
   burstMovesPerSample: 10,
   keyCv: 0.08,
   fastSubmitMs: 1500,
+  /** A form with text submitted this soon after the first pointer, key or touch input. */
+  fastFillMs: 1000,
   /** Accounts on one mailbox (24 h) from which behaviour earns no trust (see behavior_humanlike). */
   sharedMailboxAccounts: 2,
 };
@@ -61,6 +63,22 @@ const smoothCurve: Check = (f) =>
 const stationaryMoves: Check = (f) =>
   enoughPoints(f) && f.behavior.zero_move_count >= 2 && f.behavior.zero_moves > BEHAVIOR.zeroMoves;
 
+/**
+ * Text typed into the form (not autofilled) and submitted within BEHAVIOR.fastFillMs of the first
+ * input of the page: nobody moves, clicks, types and submits that fast (people: 13–19 s for a login).
+ */
+function filledFast(f: Features): boolean {
+  const b = f.behavior;
+  return (
+    FORM_EVENTS.has(f.event_type) &&
+    b.form !== null &&
+    b.form.fields > 0 &&
+    b.form.autofilled === 0 &&
+    b.input_to_submit_ms !== null &&
+    b.input_to_submit_ms < BEHAVIOR.fastFillMs
+  );
+}
+
 /** Pointer moves dispatched faster than any display refreshes (CDP loops), through the SDK's throttle. */
 function burstDispatch(f: Features): boolean {
   const b = f.behavior;
@@ -77,10 +95,8 @@ function regularTiming(f: Features): 'mouse' | 'burst' | 'keys' | null {
     (b.interval_cv < BEHAVIOR.intervalCv ||
       (b.mean_interval_ms !== null && b.mean_interval_ms < BEHAVIOR.burstIntervalMs));
   if (mouse) return 'mouse';
-  const keys =
-    b.key_samples >= 8 &&
-    ((b.key_dwell_cv !== null && b.key_dwell_cv < BEHAVIOR.keyCv) ||
-      (b.key_gap_cv !== null && b.key_gap_cv < BEHAVIOR.keyCv));
+  // Key gaps: `key_rhythm_uniform` (input.ts) measures them robustly; dwell stays here.
+  const keys = b.key_samples >= 8 && b.key_dwell_cv !== null && b.key_dwell_cv < BEHAVIOR.keyCv;
   return keys ? 'keys' : null;
 }
 
@@ -100,8 +116,7 @@ export function scriptedInput(f: Features): boolean {
     syntheticJitter(f) ||
     stationaryMoves(f) ||
     regularTiming(f) !== null ||
-    clicksWithoutApproach(f) ||
-    inhumanKeyDwell(f)
+    inputTells(f) > 0
   );
 }
 
@@ -115,6 +130,11 @@ export const behavior: SignalFamily = {
     },
     no_interaction: { score: 25, description: 'No mouse, key, touch or scroll interaction before submit.' },
     fast_submit: { score: 20, description: 'The form was submitted less than 1.5 s after page load.' },
+    form_filled_fast: {
+      score: 20,
+      description:
+        'Text fields filled and the form submitted less than 1 s after the first pointer, key or touch input.',
+    },
     mouse_straight_path: {
       score: 35,
       description: 'Mouse strokes follow ruler-straight lines (scripted movement).',
@@ -167,6 +187,12 @@ export const behavior: SignalFamily = {
           description: `Submitted ${Math.round(b.time_to_submit_ms)} ms after load.`,
         }),
       );
+    } else if (filledFast(f)) {
+      out.push(
+        emit(this, 'form_filled_fast', {
+          description: `${b.form?.fields} fields filled and submitted ${Math.round(b.input_to_submit_ms ?? 0)} ms after the first input.`,
+        }),
+      );
     }
     if (straightPath(f)) {
       out.push(
@@ -208,10 +234,7 @@ export const behavior: SignalFamily = {
         }),
       );
     }
-    const tells =
-      out.filter((s) => BOT_TELLS.has(s.rule)).length +
-      (clicksWithoutApproach(f) ? 1 : 0) +
-      (inhumanKeyDwell(f) ? 1 : 0);
+    const tells = out.filter((s) => BOT_TELLS.has(s.rule)).length + inputTells(f);
     if (tells >= 2) {
       out.push(emit(this, 'behavior_bot_combined', { description: `${tells} independent behaviour tells.` }));
     }

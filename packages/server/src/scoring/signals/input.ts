@@ -2,13 +2,22 @@ import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
 import { emit, type SignalFamily } from './types.ts';
 
-/** Input mechanics on desktops (no touch): see docs/signals.md. */
+/** Input mechanics: see docs/signals.md. */
 export const INPUT = {
   /** Clicks needed before "no pointer approach" counts. */
   minClicks: 2,
   /** Keys needed before the dwell check counts, and the share held under FAST_DWELL_MS. */
   minKeys: 5,
   fastDwellShare: 0.5,
+  /** Clicks the pointer jumped to (≤ 1 sample in the second before) before `click_teleport`. */
+  teleportClicks: 2,
+  /** Clicks at an element's exact centre, or at an earlier click's exact position, before `click_exact_position`. */
+  exactClicks: 2,
+  /**
+   * MAD / median of key-down gaps (20+ keys) under this is a fixed typing delay: bots measure
+   * 0.005–0.033, people 0.145–0.305; short samples of people reach ~0.06.
+   */
+  keyRhythmSpread: 0.05,
 };
 
 /** Desktop pointer and keyboard: phones and touch screens tap without moves and commit keys at once. */
@@ -22,13 +31,61 @@ export function clicksWithoutApproach(f: Features): boolean {
   return desktop(f) && b.clicks >= INPUT.minClicks && b.mouse_moves <= b.clicks;
 }
 
+/**
+ * The pointer moved on the page, but jumped to most of the clicks (two or more): at most one
+ * sample in the second before each, away from the previous click. Counted once with
+ * `click_without_movement` (which covers pages with no movement at all).
+ */
+export function clicksTeleported(f: Features): boolean {
+  const b = f.behavior;
+  return (
+    desktop(f) &&
+    !clicksWithoutApproach(f) &&
+    b.teleport_clicks >= INPUT.teleportClicks &&
+    b.teleport_clicks * 2 >= b.approach_clicks
+  );
+}
+
+/** Clicks on exact element centres, or returning to an earlier click's exact position. */
+export function clicksExact(f: Features): 'centre' | 'repeat' | null {
+  const b = f.behavior;
+  if (!b.present) return null;
+  if (b.centred_clicks >= INPUT.exactClicks) return 'centre';
+  if (b.click_repeats >= INPUT.exactClicks) return 'repeat';
+  return null;
+}
+
 /** Keys released within a few milliseconds (synthetic keydown/keyup pairs). */
 export function inhumanKeyDwell(f: Features): boolean {
   const b = f.behavior;
   return desktop(f) && b.key_samples >= INPUT.minKeys && b.key_fast_dwell >= INPUT.fastDwellShare;
 }
 
-/** How the pointer reached the clicks and how long keys were held. */
+/** Keys pressed at a fixed delay: the robust spread of the gaps between key-downs is tiny. */
+export function uniformKeyRhythm(f: Features): boolean {
+  const spread = f.behavior.key_rhythm_spread;
+  return spread !== null && spread < INPUT.keyRhythmSpread;
+}
+
+/** Text fields filled by trusted `insertText` input with no key, paste or input-method event. */
+export function textWithoutTyping(f: Features): boolean {
+  const form = f.behavior.form;
+  return form !== null && form.untyped > 0;
+}
+
+/** How many input tells fired (for `behavior_bot_combined` and scriptedInput). */
+export function inputTells(f: Features): number {
+  return (
+    (clicksWithoutApproach(f) ? 1 : 0) +
+    (clicksTeleported(f) ? 1 : 0) +
+    (clicksExact(f) !== null ? 1 : 0) +
+    (inhumanKeyDwell(f) ? 1 : 0) +
+    (uniformKeyRhythm(f) ? 1 : 0) +
+    (textWithoutTyping(f) ? 1 : 0)
+  );
+}
+
+/** How the pointer reached the clicks, how keys were held and paced, and how text got into fields. */
 export const input: SignalFamily = {
   name: 'input',
   rules: {
@@ -37,9 +94,28 @@ export const input: SignalFamily = {
       description:
         'Desktop clicks without pointer movement towards them (at most one move per click): clicks dispatched by a script.',
     },
+    click_teleport: {
+      score: 30,
+      description:
+        'Desktop clicks the pointer jumped to: at most one pointer sample in the second before each (people approach what they click).',
+    },
+    click_exact_position: {
+      score: 30,
+      description:
+        "Clicks at their element's exact centre, or back at an earlier click's exact position: coordinates computed by a script.",
+    },
     key_dwell_inhuman: {
       score: 35,
       description: 'Most keys were released within 10 ms of being pressed: synthetic key events.',
+    },
+    key_rhythm_uniform: {
+      score: 25,
+      description: 'Keys pressed at a fixed delay (the spread of the gaps between key presses is tiny).',
+    },
+    text_without_typing: {
+      score: 35,
+      description:
+        'Form fields got their text without a key, paste or input-method event (a driver inserting text, e.g. Playwright fill).',
     },
   },
   evaluate(f) {
@@ -52,10 +128,42 @@ export const input: SignalFamily = {
         }),
       );
     }
+    if (clicksTeleported(f)) {
+      out.push(
+        emit(this, 'click_teleport', {
+          description: `${b.teleport_clicks} of ${b.approach_clicks} clicks without a pointer approach (at most one sample in the second before).`,
+        }),
+      );
+    }
+    const exact = clicksExact(f);
+    if (exact !== null) {
+      out.push(
+        emit(this, 'click_exact_position', {
+          description:
+            exact === 'centre'
+              ? `${b.centred_clicks} clicks within 0.5 px of their element's centre.`
+              : `${b.click_repeats} clicks back at an earlier click's exact position after the pointer moved away.`,
+        }),
+      );
+    }
     if (inhumanKeyDwell(f)) {
       out.push(
         emit(this, 'key_dwell_inhuman', {
           description: `${Math.round(b.key_fast_dwell * 100)}% of ${b.key_samples} keys held under 10 ms (median ${b.key_dwell_median} ms).`,
+        }),
+      );
+    }
+    if (uniformKeyRhythm(f)) {
+      out.push(
+        emit(this, 'key_rhythm_uniform', {
+          description: `Key-press gaps vary by ${(b.key_rhythm_spread ?? 0).toFixed(3)} of their median (median absolute deviation; people 0.15–0.3).`,
+        }),
+      );
+    }
+    if (textWithoutTyping(f) && b.form) {
+      out.push(
+        emit(this, 'text_without_typing', {
+          description: `${b.form.untyped} of ${b.form.fields} filled fields got text without a key, paste or input-method event (${b.form.keys} keys, ${b.form.pastes} pastes in the form).`,
         }),
       );
     }

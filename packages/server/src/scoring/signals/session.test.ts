@@ -4,7 +4,7 @@ import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createTestContext } from '../../testing/context.ts';
 import { createEngine } from '../engine.ts';
 import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
-import { carryRecentRisk, session } from './session.ts';
+import { carryBrowserSession, carryRecentRisk, session } from './session.ts';
 
 describe('token reuse', () => {
   it('is silent for one account and flags a token shared by many accounts', () => {
@@ -32,6 +32,48 @@ describe('carried risk', () => {
     const dev = baseFeatures({ token_id: '' }, { device_recent_risk: 100 });
     expect(carryRecentRisk(dev, [])?.score).toBe(60);
     expect(carryRecentRisk({ ...dev, ua_mobile: true }, [])).toBeNull();
+  });
+});
+
+describe('carried browser session', () => {
+  const sig = (rule: string, score: number) => ({ rule, score, description: rule });
+  const browser = {
+    id: 'dec_browser',
+    latest: 'dec_latest',
+    risk: 40,
+    signals: [
+      ['automation_cdp', 35, 'A DevTools client.'],
+      ['fast_submit', 20, 'Submitted 900 ms after load.'],
+      ['behavior_humanlike', -15, 'Varied.'],
+    ] as Array<[string, number, string]>,
+  };
+  const carry = (own: ReturnType<typeof sig>[], over: object = {}) =>
+    carryBrowserSession(baseFeatures({ token_id: 'tok', browser_session: browser, ...over }), own);
+
+  it('carries every browser signal as carried_<rule>, naming the browser decision', () => {
+    const out = carry([]);
+    expect(out.map((s) => [s.rule, s.score])).toEqual([
+      ['carried_automation_cdp', 35],
+      ['carried_fast_submit', 20],
+      ['carried_behavior_humanlike', -15],
+    ]);
+    expect(out[0]!.description).toBe('Browser decision dec_browser: A DevTools client.');
+  });
+  it('counts a rule this decision has itself once, and tops up to the browser risk', () => {
+    // fast_submit is this decision's own; its trust (-30) would leave it under the browser's 40.
+    const out = carry([sig('fast_submit', 20), sig('device_trusted', -30)]);
+    expect(out.map((s) => s.rule)).toEqual([
+      'carried_automation_cdp',
+      'carried_behavior_humanlike',
+      'browser_session',
+    ]);
+    const total = [20, -30, ...out.map((s) => s.score)].reduce((a, b) => a + b, 0);
+    expect(total).toBe(40);
+  });
+  it('only on the server surface with a token', () => {
+    expect(carry([], { surface: 'browser' })).toEqual([]);
+    expect(carry([], { token_id: '' })).toEqual([]);
+    expect(carryBrowserSession(baseFeatures({ token_id: 'tok' }), [])).toEqual([]);
   });
 });
 
@@ -70,13 +112,32 @@ describe('session across /collect and /verify (engine)', () => {
     clock += 5_000;
     const verify = makeInput(ctx, { token, context: { event_type: 'login', account_id: 'a1' } }, { site });
     const second = await engine.score(verify);
-    expect(rules(second)).toContain('device_recent_risk');
+    expect(rules(second)).toEqual(
+      expect.arrayContaining(['carried_automation_cdp', 'carried_native_function_tampering']),
+    );
     expect(second.risk_score).toBe(75);
     await engine.afterRecord?.(verify, second);
     // The same evidence again is not added on top of itself.
     clock += 5_000;
     const again = await engine.score({ ...collect, decisionId: 'again', now: clock });
     expect(again.risk_score).toBe(75);
+  });
+
+  it('hard automation found in the browser keeps the backend decision a bot', async () => {
+    const engine = createEngine(ctx);
+    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const collect = makeInput(
+      ctx,
+      { token, fingerprint: FINGERPRINT, environment: { webdriver: true }, context: { account_id: 'a2' } },
+      { site, surface: 'browser', userAgent: HUMAN_UA },
+    );
+    const first = await engine.score(collect);
+    await engine.afterRecord?.(collect, first);
+    expect(first.classification).toBe('bot');
+    const second = await engine.score(makeInput(ctx, { token, context: { account_id: 'a2' } }, { site }));
+    expect(rules(second)).toContain('carried_automation_webdriver');
+    expect(second.classification).toBe('bot');
+    expect(second.action).toBe('block');
   });
 
   it('flags a captured token replayed for many accounts', async () => {

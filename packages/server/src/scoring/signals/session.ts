@@ -1,3 +1,4 @@
+import { CARRIED_PREFIX } from '../browser-session.ts';
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
 import { emit, type SignalFamily } from './types.ts';
@@ -18,8 +19,11 @@ export const RECENT_RISK_MIN = 60;
  */
 export const DEVICE_CARRY_CAP = 60;
 
-/** Rules whose score is carried over from earlier decisions (excluded from the evidence risk). */
-export const CARRIED = new Set(['device_recent_risk']);
+/**
+ * Rules whose score is carried over from earlier decisions (excluded from the evidence risk), with
+ * every `carried_<rule>` signal (browser-session.ts isCarriedRule).
+ */
+export const CARRIED = new Set(['device_recent_risk', 'browser_session']);
 
 /**
  * The browser session behind a fingerprint token: a token is minted per page session by
@@ -32,6 +36,11 @@ export const session: SignalFamily = {
     token_reused: {
       score: 50,
       description: 'One fingerprint token was used for many accounts or events (a replayed capture).',
+    },
+    browser_session: {
+      score: 0,
+      description:
+        "Raises the backend's score to the evidence risk of the browser decision it carries (when the carried_* signals and this decision's own do not reach it).",
     },
     device_recent_risk: {
       score: 0,
@@ -87,4 +96,42 @@ export function carryRecentRisk(f: Features, signals: readonly Signal[]): Signal
     score: recent - own,
     description: `Evidence from ${via} scored ${recent} in the last 30 minutes.`,
   });
+}
+
+/**
+ * The browser session a backend call carries (server surface, authentic token): every signal of
+ * the token's riskiest browser decision in the last 30 minutes becomes `carried_<rule>` with the
+ * browser's score, except rules this decision already has (its own evidence counts once). If the
+ * sum is still below that browser decision's evidence risk (this decision's own trust evidence
+ * outweighs), `browser_session` adds the difference: the enforced score is never below the
+ * browser's. Carried signals name the browser decision in their description.
+ */
+export function carryBrowserSession(f: Features, signals: readonly Signal[]): Signal[] {
+  const b = f.browser_session;
+  if (!b || f.surface !== 'server' || f.token_id === '') return [];
+  const own = new Set<string>();
+  let total = 0;
+  for (const s of signals) {
+    own.add(s.rule);
+    total += s.score;
+  }
+  const out: Signal[] = [];
+  for (const [rule, score, description] of b.signals) {
+    if (score === 0 || own.has(rule) || rule.startsWith(CARRIED_PREFIX)) continue;
+    out.push({
+      rule: `${CARRIED_PREFIX}${rule}`,
+      score,
+      description: `Browser decision ${b.id}: ${description}`,
+    });
+    total += score;
+  }
+  if (total < b.risk) {
+    out.push(
+      emit(session, 'browser_session', {
+        score: b.risk - total,
+        description: `Raised to the evidence risk ${b.risk} of browser decision ${b.id}.`,
+      }),
+    );
+  }
+  return out;
 }

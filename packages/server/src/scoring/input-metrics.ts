@@ -1,0 +1,156 @@
+import { isRecord } from '../fingerprint/device-id.ts';
+
+/**
+ * Measurements of how input arrived (issue 14): clicks without an approach, clicks at positions a
+ * hand does not repeat, key rhythm, and how the form's text got there. Pure functions of the
+ * `behavior` evidence (samples as the SDK records them: mouse [t, x, y] every ≥ 16 ms, clicks
+ * [t, x, y, button], keys [t_down, dwell]).
+ */
+
+/** How far back before a click its approach is looked for. */
+export const APPROACH_MS = 1000;
+/** A click "without approach": at most this many pointer samples in the APPROACH_MS before it. */
+export const APPROACH_MAX_SAMPLES = 1;
+/**
+ * The SDK's mouse buffer keeps its newest samples at full resolution: this many after a 2:1
+ * decimation of the oldest half of 256. Clicks before them are not judged (their approach may have
+ * been thinned out).
+ */
+const FULL_RESOLUTION_SAMPLES = 128;
+/** A click at an earlier click's exact position counts when the pointer went this far away between. */
+export const REPEAT_AWAY_PX = 20;
+/** …and the clicks are this far apart in time (a double click is one click, twice). */
+const REPEAT_MIN_GAP_MS = 1000;
+/**
+ * Key-down gaps needed before their rhythm is judged (20 keys): with fewer, a person's spread
+ * estimate is too noisy (log-normal gaps, σ 0.3: 1 % of 10-key samples under 0.06, none of 2,000
+ * 20-key samples under 0.057).
+ */
+export const RHYTHM_MIN_GAPS = 19;
+
+/** Every threshold above: hashed into `ruleset_version`. */
+export const INPUT_METRIC_THRESHOLDS = {
+  APPROACH_MS,
+  APPROACH_MAX_SAMPLES,
+  FULL_RESOLUTION_SAMPLES,
+  REPEAT_AWAY_PX,
+  REPEAT_MIN_GAP_MS,
+  RHYTHM_MIN_GAPS,
+};
+
+type Sample = readonly number[];
+
+export interface ClickApproach {
+  /** Clicks whose approach can be judged (mouse samples cover it at full resolution). */
+  judged: number;
+  /**
+   * Of those, clicks with at most APPROACH_MAX_SAMPLES pointer samples in the APPROACH_MS before,
+   * REPEAT_AWAY_PX or more from the previous click (the pointer jumped there).
+   */
+  teleported: number;
+}
+
+/**
+ * Pointer samples leading to each click. A hand moves to what it clicks: at 16 ms per sample
+ * a move of even 100 ms leaves several samples; `page.click()` and `xdotool mousemove; click`
+ * leave one (the jump) or none.
+ */
+export function clickApproach(mouse: readonly Sample[], clicks: readonly Sample[]): ClickApproach {
+  const out = { judged: 0, teleported: 0 };
+  if (clicks.length === 0) return out;
+  const from =
+    mouse.length > FULL_RESOLUTION_SAMPLES ? mouse[mouse.length - FULL_RESOLUTION_SAMPLES]![0]! : -1;
+  let lo = 0;
+  let hi = 0;
+  let previous: Sample | undefined;
+  for (const c of clicks) {
+    const t = c[0]!;
+    const before = previous;
+    previous = c;
+    if (t - APPROACH_MS < from) continue;
+    while (lo < mouse.length && mouse[lo]![0]! < t - APPROACH_MS) lo++;
+    if (hi < lo) hi = lo;
+    while (hi < mouse.length && mouse[hi]![0]! <= t) hi++;
+    out.judged++;
+    // Clicking again where the pointer rests (a second click on one button) is no jump.
+    const moved = !before || Math.hypot(c[1]! - before[1]!, c[2]! - before[2]!) >= REPEAT_AWAY_PX;
+    if (hi - lo <= APPROACH_MAX_SAMPLES && moved) out.teleported++;
+  }
+  return out;
+}
+
+/**
+ * Clicks at the exact position (to the SDK's 0.1 px) of an earlier click, after the pointer went
+ * REPEAT_AWAY_PX or more away in between: a script clicking stored coordinates. A hand returning
+ * to a target lands a few pixels off.
+ */
+export function clickRepeats(mouse: readonly Sample[], clicks: readonly Sample[]): number {
+  let repeats = 0;
+  for (let j = 1; j < clicks.length; j++) {
+    const c = clicks[j]!;
+    for (let i = 0; i < j; i++) {
+      const e = clicks[i]!;
+      if (e[1] !== c[1] || e[2] !== c[2] || c[0]! - e[0]! < REPEAT_MIN_GAP_MS) continue;
+      const away = mouse.some(
+        (m) => m[0]! > e[0]! && m[0]! < c[0]! && Math.hypot(m[1]! - c[1]!, m[2]! - c[2]!) >= REPEAT_AWAY_PX,
+      );
+      if (away) {
+        repeats++;
+        break;
+      }
+    }
+  }
+  return repeats;
+}
+
+function median(sorted: readonly number[]): number {
+  const n = sorted.length;
+  return n % 2 === 1 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+}
+
+/**
+ * Key rhythm: median absolute deviation of the gaps between key-downs over their median. Robust
+ * to the long pauses between fields and to a loaded machine's stray delays (which move a
+ * coefficient of variation): scripts typing at a fixed delay measure 0.005–0.033, people
+ * 0.145–0.305 (issue 14). Null with fewer than RHYTHM_MIN_GAPS gaps or a zero median.
+ */
+export function keyRhythmSpread(keys: readonly Sample[]): number | null {
+  if (keys.length < RHYTHM_MIN_GAPS + 1) return null;
+  const gaps: number[] = [];
+  for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  gaps.sort((a, b) => a - b);
+  const m = median(gaps);
+  if (m <= 0) return null;
+  const deviations = gaps.map((g) => Math.abs(g - m)).sort((a, b) => a - b);
+  return median(deviations) / m;
+}
+
+export interface FormInput {
+  fields: number;
+  untyped: number;
+  autofilled: number;
+  keys: number;
+  pastes: number;
+  inputs: number;
+  compositions: number;
+}
+
+function count(rec: Record<string, unknown>, key: string): number {
+  const v = rec[key];
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
+}
+
+/** `behavior.form` as sent by the SDK (null when absent: older SDKs, server-side evidence). */
+export function formInput(value: unknown): FormInput | null {
+  if (!isRecord(value)) return null;
+  const fields = count(value, 'fields');
+  return {
+    fields,
+    untyped: Math.min(fields, count(value, 'untyped')),
+    autofilled: Math.min(fields, count(value, 'autofilled')),
+    keys: count(value, 'keys'),
+    pastes: count(value, 'pastes'),
+    inputs: count(value, 'inputs'),
+    compositions: count(value, 'compositions'),
+  };
+}
