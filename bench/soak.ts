@@ -50,28 +50,35 @@ async function main(): Promise<void> {
       `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}`,
     );
   }, SAMPLE_MS);
-  const instance = autocannon({
-    url: `http://127.0.0.1:${PORT}`,
-    connections: CONNECTIONS,
-    duration: MINUTES * 60,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/antibot/verify',
-        headers: {
-          'content-type': 'application/json',
-          'x-site-key': server.siteKey,
-          'x-secret-key': server.secretKey,
-        },
-        setupRequest: (request) => ({ ...request, body: highCardinalityBody(sent++) }),
-      },
-    ],
+  let finished: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    finished = resolve;
   });
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${PORT}`,
+      connections: CONNECTIONS,
+      duration: MINUTES * 60,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/antibot/verify',
+          headers: {
+            'content-type': 'application/json',
+            'x-site-key': server.siteKey,
+            'x-secret-key': server.secretKey,
+          },
+          setupRequest: (request) => ({ ...request, body: highCardinalityBody(sent++) }),
+        },
+      ],
+    },
+    () => finished(),
+  );
   instance.on('response', (_client, statusCode) => {
     done++;
     if (statusCode >= 400) failed++;
   });
-  await new Promise<void>((resolve) => instance.on('done', () => resolve()));
+  await ended;
   clearInterval(sampler);
   const endRss = rssOf(pid);
   samples.push([done, endRss]);

@@ -32,6 +32,11 @@ export interface Config {
     loginPerMinuteIp: number;
   };
   powFloor: number;
+  /**
+   * WARDEN_MEMORY_MB in bytes: what in-process state (hot state, identity graph) may hold in all,
+   * split by MEMORY_SHARES. Sized so the whole process stays near 300 MB RSS by default.
+   */
+  memoryBudgetBytes: number;
   /** Offline ASN database for IP intelligence: on by default; `dir` overrides the package's CSVs. */
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
@@ -70,12 +75,21 @@ export const SETTINGS = {
   'rate-login-per-minute-account': 'WARDEN_RATE_LOGIN_PER_MINUTE_ACCOUNT',
   'rate-login-per-minute-ip': 'WARDEN_RATE_LOGIN_PER_MINUTE_IP',
   'pow-floor': 'WARDEN_POW_FLOOR',
+  'memory-mb': 'WARDEN_MEMORY_MB',
   'ip-db': 'WARDEN_IP_DB',
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
 } as const;
 
 export type FlagName = keyof typeof SETTINGS;
+
+/** Default WARDEN_MEMORY_MB: with a ~150 MB process baseline the whole process fits ~300 MB RSS. */
+export const DEFAULT_MEMORY_MB = 128;
+/**
+ * How the memory budget is split: the in-process hot state (state/memory.ts) and the identity
+ * graph. Each never holds more than its share of memoryBudgetBytes.
+ */
+export const MEMORY_SHARES = { hotState: 0.6, identity: 0.4 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -215,6 +229,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       loginPerMinuteIp: int(src, 'WARDEN_RATE_LOGIN_PER_MINUTE_IP', 30, 1, 1_000_000),
     },
     powFloor: int(src, 'WARDEN_POW_FLOOR', 14, 1, 26),
+    memoryBudgetBytes: int(src, 'WARDEN_MEMORY_MB', DEFAULT_MEMORY_MB, 16, 1_048_576) * 1024 * 1024,
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,

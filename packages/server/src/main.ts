@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { Config } from './config.ts';
+import { type Config, MEMORY_SHARES } from './config.ts';
 import type { AppContext } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
 import type { HotState } from './state/hot-state.ts';
@@ -22,7 +22,8 @@ export function openConfiguredDatabase(config: Config): Database {
 }
 
 export function openHotState(config: Config): HotState {
-  return config.redisUrl ? new RedisHotState(config.redisUrl) : new MemoryHotState();
+  if (config.redisUrl) return new RedisHotState(config.redisUrl);
+  return new MemoryHotState(Date.now, Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.hotState));
 }
 
 /** Composition root: config → storage → hot state → context. */

@@ -3,6 +3,7 @@ import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts'
 import {
   DAY,
   DEVICE_WINDOW,
+  distinctKey,
   emailKey,
   HARDWARE_PROFILE,
   HARDWARE_WINDOW,
@@ -142,11 +143,10 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
     const [name, window] = key.split('\n') as [string, string];
     work.push(h.hit(name, Number(window), amount));
   }
-  for (const [key, members] of pairs) {
-    const [p, owner] = key.split('\n') as [Pair, string];
-    const window = pairWindow(p);
-    for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, window));
-    work.push(h.hit(`dist:${siteId}:${p}:${owner}`, window, members.size));
+  for (const [pairOwner, members] of pairs) {
+    const [p, owner] = pairOwner.split('\n') as [Pair, string];
+    const key = distinctKey(siteId, p, owner);
+    for (const m of members) work.push(h.distinct(key, m, pairWindow(p)));
   }
   for (const [device, profile] of hardware)
     work.push(h.set(hardwareMapKey(siteId, device), profile, HARDWARE_MAP_TTL_MS));
