@@ -47,8 +47,9 @@ export interface HotState {
   count(key: string, windowMs: number): MaybePromise<number>;
   /**
    * Add `member` to the distinct members of `key` and answer how many there are over the last
-   * `windowMs` (sliding, from the current and previous fixed buckets; a member in both counts
-   * once). A null or empty member only reads. Approximate (HyperLogLog) for large sets; small
+   * `windowMs`: the current bucket's members that the previous bucket lacks, plus the previous
+   * bucket's members weighted by the part of it still inside the window (like `hit`'s sliding
+   * estimate; a member of both buckets counts once). A null or empty member only reads. Approximate (HyperLogLog) for large sets; small
    * counts are exact in practice (in-process: up to 64 members; Redis: its sparse encoding).
    */
   distinct(key: string, member: string | null, windowMs: number): MaybePromise<number>;

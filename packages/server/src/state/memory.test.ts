@@ -167,9 +167,9 @@ describe('memory hot state distinct counts', () => {
     const state = new MemoryHotState(() => now);
     for (const m of ['a', 'b', 'c', 'd']) state.distinct('k', m, 60_000);
     now = 60_000 + 15_000; // a quarter into the next bucket: 3/4 of the previous bucket still counts
-    expect(state.distinct('k', 'a', 60_000)).toBe(1 + Math.floor(3 * 0.75));
+    expect(state.distinct('k', 'a', 60_000)).toBe(0 + Math.floor(4 * 0.75));
     now = 60_000 + 30_000;
-    expect(state.distinct('k', 'e', 60_000)).toBe(2 + Math.floor(3 * 0.5));
+    expect(state.distinct('k', 'e', 60_000)).toBe(1 + Math.floor(4 * 0.5));
     now = 180_000; // two buckets on: nothing left
     expect(state.distinct('k', null, 60_000)).toBe(0);
     void state.close();

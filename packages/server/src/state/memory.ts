@@ -131,21 +131,23 @@ export class MemoryHotState implements HotState {
     const d = s.data;
     const buckets = s.getSide(slot);
     if (buckets) {
-      const current = buckets.current.size();
-      return slidingTotal(current, buckets.current.missing(buckets.previous), now, windowMs);
+      const currentOnly = buckets.previous.missing(buckets.current);
+      return slidingTotal(currentOnly, buckets.previous.size(), now, windowMs);
     }
+    // Members of the current bucket that the previous one does not have count in full; the
+    // previous bucket's members count by the part of it still inside the window.
     const ints = s.ints;
     const base = slot * 2 * INLINE;
     const current = d[slot * 4 + D_CURRENT] as number;
     const previous = d[slot * 4 + D_PREVIOUS] as number;
-    let previousOnly = 0;
-    for (let i = 0; i < previous; i++) {
-      const h = ints[base + INLINE + i];
+    let currentOnly = 0;
+    for (let i = 0; i < current; i++) {
+      const h = ints[base + i];
       let found = false;
-      for (let j = 0; j < current; j++) if (ints[base + j] === h) found = true;
-      if (!found) previousOnly++;
+      for (let j = 0; j < previous; j++) if (ints[base + INLINE + j] === h) found = true;
+      if (!found) currentOnly++;
     }
-    return slidingTotal(current, previousOnly, now, windowMs);
+    return slidingTotal(currentOnly, previous, now, windowMs);
   }
 
   claimOnce(key: string, ttlMs: number): boolean {

@@ -69,10 +69,10 @@ export class RedisHotState implements HotState {
     const previous = `${this.prefix}d:${key}:${windowMs}:${bucket - 1}`;
     const tx = this.client.multi();
     if (member) tx.pfadd(current, member).pexpireat(current, (bucket + 2) * windowMs);
-    const result = (await tx.pfcount(current).pfcount(current, previous).exec()) ?? [];
-    const count = Number(result.at(-2)?.[1] ?? 0);
+    const result = (await tx.pfcount(previous).pfcount(current, previous).exec()) ?? [];
+    const before = Number(result.at(-2)?.[1] ?? 0);
     const union = Number(result.at(-1)?.[1] ?? 0);
-    return slidingTotal(count, Math.max(0, union - count), now, windowMs);
+    return slidingTotal(Math.max(0, union - before), before, now, windowMs);
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
