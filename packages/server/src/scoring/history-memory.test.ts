@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
-import { History, type Observation } from './history.ts';
+import { createEngine } from './engine.ts';
+import { History, type HistoryCounts, type Observation } from './history.ts';
+import { rebuildHistory } from './history-rebuild.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 const BUDGET = 8 * 1024 * 1024;
 let ctx: AppContext;
@@ -80,4 +83,50 @@ describe('history under the hot-state memory budget', () => {
     });
     expect(state.bytes).toBeLessThanOrEqual(BUDGET);
   }, 120_000);
+});
+
+describe('history rebuild in pages', () => {
+  it('rebuilds the same counts a page of two decisions at a time as in one page', async () => {
+    const site = testSite('site_pages');
+    await insertSite(ctx, site);
+    const engine = createEngine(ctx);
+    // Pairs of decisions share a time: the pages continue by (created_at, id).
+    for (let i = 0; i < 7; i++, clock += i % 2 === 0 ? 1_000 : 0) {
+      const input = makeInput(
+        ctx,
+        {
+          fingerprint: FINGERPRINT,
+          context: { account_id: `acct_${i % 3}`, login_succeeded: false, payment_hash: `pm_${i % 5}` },
+          environment: { nonce: `page-nonce-${i}`, timestamp: clock },
+        },
+        { site },
+      );
+      const result = await engine.score(input);
+      await recordDecision(ctx, input, result);
+      await engine.afterRecord?.(input, result);
+    }
+    const rebuiltWith = async (page: number): Promise<[HistoryCounts, boolean]> => {
+      const fresh: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock, BUDGET) };
+      await rebuildHistory(fresh, site.id, page);
+      const input = makeInput(
+        fresh,
+        { fingerprint: FINGERPRINT, context: { account_id: 'acct_0' } },
+        { site },
+      );
+      const counts = (await createEngine(fresh).score(input)).features.history as HistoryCounts;
+      const nonceFree = await fresh.hotState.claimOnce(`nonce:${site.id}:page-nonce-0`, 60_000);
+      await fresh.hotState.close();
+      return [counts, nonceFree];
+    };
+    const [paged, pagedNonceFree] = await rebuiltWith(2);
+    const [whole] = await rebuiltWith(1_000);
+    expect(paged).toEqual(whole);
+    expect(paged).toMatchObject({
+      ip_1h: 8,
+      failed_logins_ip_1h: 7,
+      accounts_per_ip_24h: 3,
+      payments_per_device_24h: 5,
+    });
+    expect(pagedNonceFree).toBe(false);
+  });
 });
