@@ -19,6 +19,12 @@ describe('config', () => {
       loginPerMinuteIp: 30,
     });
     expect(c.powFloor).toBe(14);
+    expect(c.memoryBudgetBytes).toBe(96 * 1024 * 1024);
+  });
+
+  it('reads the memory budget in MiB from WARDEN_MEMORY_MB or --memory-mb', () => {
+    expect(loadConfig({ WARDEN_MEMORY_MB: '256' }).memoryBudgetBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({}, ['--memory-mb', '48']).memoryBudgetBytes).toBe(48 * 1024 * 1024);
   });
 
   it('lets flags override the environment', () => {
@@ -57,6 +63,8 @@ describe('config', () => {
     [{ WARDEN_UNSAFE_WEBHOOK_TARGETS: 'maybe' }, 'WARDEN_UNSAFE_WEBHOOK_TARGETS'],
     [{ WARDEN_SECRET: 'short' }, 'WARDEN_SECRET'],
     [{ WARDEN_POW_FLOOR: '30' }, 'WARDEN_POW_FLOOR'],
+    [{ WARDEN_MEMORY_MB: '8' }, 'WARDEN_MEMORY_MB'],
+    [{ WARDEN_MEMORY_MB: 'lots' }, 'WARDEN_MEMORY_MB'],
   ])('names the setting in the error for %o', (env, setting) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(setting);

@@ -83,8 +83,12 @@ export const SETTINGS = {
 
 export type FlagName = keyof typeof SETTINGS;
 
-/** Default WARDEN_MEMORY_MB: with a ~150 MB process baseline the whole process fits ~300 MB RSS. */
-export const DEFAULT_MEMORY_MB = 128;
+/**
+ * Default WARDEN_MEMORY_MB. Measured: a started process is ~150 MB RSS (code, IP database, SQLite)
+ * and GC head room, the writer thread and SQLite caches take ~50 MB more under load, so 96 MB of
+ * state keeps the whole process near 300 MB RSS.
+ */
+export const DEFAULT_MEMORY_MB = 96;
 /**
  * How the memory budget is split: the in-process hot state (state/memory.ts) and the identity
  * graph. Each never holds more than its share of memoryBudgetBytes.
