@@ -29,7 +29,7 @@ async function warden(args: string[], env: NodeJS.ProcessEnv): Promise<Record<st
 }
 
 /**
- * `warden init` (a pro workspace and its first site) in a fresh temporary data dir, then
+ * `warden init` (a workspace on `plan` and its first site) in a fresh temporary data dir, then
  * `warden serve` on 127.0.0.1:`port` with the webhook worker on (the production default).
  */
 export async function startSoakServer(
@@ -49,7 +49,7 @@ export async function startSoakServer(
     ...extraEnv,
   };
   const onboarded = await warden(
-    ['init', '--email', 'soak@example.com', '--password', 'soak-password-1', '--plan', 'pro'],
+    ['init', '--email', 'soak@example.com', '--password', 'soak-password-1', '--plan', plan],
     env,
   );
   const child = spawn(process.execPath, [WARDEN, 'serve'], {

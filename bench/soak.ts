@@ -5,7 +5,8 @@
  * e-mail, device and payment hash, prints the server's RSS every 10 s and, at the end, the RSS
  * slope per 1,000 requests (least squares over the whole run and over its second half).
  * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
- * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server).
+ * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
+ * identity clusters are built on pro and enterprise only).
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -19,15 +20,16 @@ const MINUTES = Number(arg('minutes') ?? 30);
 const CONNECTIONS = Number(arg('connections') ?? 16);
 const PORT = Number(arg('port') ?? 20080);
 const MEMORY_MB = arg('memory-mb');
+const PLAN = arg('plan') ?? 'pro';
 const SAMPLE_MS = 10_000;
 const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
-  const server = await startSoakServer(PORT, MEMORY_MB ? { WARDEN_MEMORY_MB: MEMORY_MB } : {});
+  const server = await startSoakServer(PORT, MEMORY_MB ? { WARDEN_MEMORY_MB: MEMORY_MB } : {}, PLAN);
   const pid = server.child.pid ?? 0;
   console.log(
     `warden soak: ${MINUTES} min of high-cardinality POST /api/antibot/verify, ${CONNECTIONS} connections, ` +
-      `node ${process.version}, ${os.cpus().length} CPUs, server pid ${pid}` +
+      `${PLAN} plan, node ${process.version}, ${os.cpus().length} CPUs, server pid ${pid}` +
       (MEMORY_MB ? `, WARDEN_MEMORY_MB=${MEMORY_MB}` : ''),
   );
   let sent = 0;
