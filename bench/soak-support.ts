@@ -35,6 +35,7 @@ async function warden(args: string[], env: NodeJS.ProcessEnv): Promise<Record<st
 export async function startSoakServer(
   port: number,
   extraEnv: Record<string, string> = {},
+  plan = 'pro',
 ): Promise<SoakServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-soak-'));
   const env: NodeJS.ProcessEnv = {
