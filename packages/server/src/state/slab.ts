@@ -12,7 +12,8 @@
  * The arrays start small and double up to the largest capacity whose arrays fit `slotBudget`
  * bytes; when full, the least recently used record makes room. Side objects are held to
  * `sideBudget` bytes the same way. So `bytes` (what the arrays take plus the side objects'
- * reported sizes) never exceeds slotBudget + sideBudget, whatever is stored.
+ * reported sizes) never exceeds slotBudget + sideBudget, whatever is stored (save one side object
+ * larger than the whole side budget, which is then kept alone).
  */
 export interface SlabOptions {
   /** Numbers per record (Float64). */
