@@ -20,6 +20,7 @@ describe('config', () => {
     });
     expect(c.powFloor).toBe(14);
     expect(c.ruleTimeBudgetMs).toBe(25);
+    expect(c.memoryBudgetBytes).toBe(96 * 1024 * 1024);
     expect(c.http).toEqual({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
@@ -31,6 +32,11 @@ describe('config', () => {
     expect(() =>
       loadConfig({ WARDEN_REQUEST_TIMEOUT_MS: '5000', WARDEN_HEADERS_TIMEOUT_MS: '6000' }),
     ).toThrow(/WARDEN_HEADERS_TIMEOUT_MS: must not exceed WARDEN_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('reads the memory budget in MiB from WARDEN_MEMORY_MB or --memory-mb', () => {
+    expect(loadConfig({ WARDEN_MEMORY_MB: '256' }).memoryBudgetBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({}, ['--memory-mb', '48']).memoryBudgetBytes).toBe(48 * 1024 * 1024);
   });
 
   it('lets flags override the environment', () => {
@@ -69,6 +75,8 @@ describe('config', () => {
     [{ WARDEN_UNSAFE_WEBHOOK_TARGETS: 'maybe' }, 'WARDEN_UNSAFE_WEBHOOK_TARGETS'],
     [{ WARDEN_SECRET: 'short' }, 'WARDEN_SECRET'],
     [{ WARDEN_POW_FLOOR: '30' }, 'WARDEN_POW_FLOOR'],
+    [{ WARDEN_MEMORY_MB: '8' }, 'WARDEN_MEMORY_MB'],
+    [{ WARDEN_MEMORY_MB: 'lots' }, 'WARDEN_MEMORY_MB'],
   ])('names the setting in the error for %o', (env, setting) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(setting);

@@ -1,7 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { Registry } from 'prom-client';
-import type { Config } from './config.ts';
+import { type Config, MEMORY_SHARES } from './config.ts';
 import type { AppContext } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
 import type { HotState } from './state/hot-state.ts';
@@ -37,7 +37,8 @@ export function createLogger(config: Config, destination?: DestinationStream): L
 export { openConfiguredDatabase };
 
 export function openHotState(config: Config): HotState {
-  return config.redisUrl ? new RedisHotState(config.redisUrl) : new MemoryHotState();
+  if (config.redisUrl) return new RedisHotState(config.redisUrl);
+  return new MemoryHotState(Date.now, Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.hotState));
 }
 
 /** Composition root: config → storage → hot state → context. */

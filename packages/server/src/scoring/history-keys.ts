@@ -27,6 +27,9 @@ export function pairWindow(pair: Pair): number {
   return pair === 'hd' || pair === 'hp' ? HARDWARE_WINDOW : DAY;
 }
 
+/** The hot-state key of a distinct count (HotState.distinct). */
+export const distinctKey = (siteId: string, pair: Pair, owner: string) => `dist:${siteId}:${pair}:${owner}`;
+
 /** The fingerprint token id recorded in a decision's features. */
 export const TOKEN_ID = /"token_id":"([^"]+)"/;
 /** The hardware profile recorded in a decision's features. */

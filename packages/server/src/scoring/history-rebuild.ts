@@ -4,6 +4,7 @@ import type { MaybePromise } from '../state/hot-state.ts';
 import {
   DAY,
   DEVICE_WINDOW,
+  distinctKey,
   emailKey,
   HARDWARE_PROFILE,
   HARDWARE_WINDOW,
@@ -53,8 +54,10 @@ export function markCounted(ctx: AppContext, siteId: string): MaybePromise<void>
  * 30 days), so velocity and fan-out survive a restart, unless hot state still holds them (the
  * counted marker): idempotent across processes and restarts. The marker is set before anything is
  * added, so a rebuild cut short leaves counts too low, never doubled.
+ * Reads REBUILD_PAGE decisions at a time, newest first, and applies each page before reading the
+ * next, so its memory is bounded by a page (the hot state holds the result within its own budget).
  */
-export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<void> {
+export async function rebuildHistory(ctx: AppContext, siteId: string, page = REBUILD_PAGE): Promise<void> {
   const h = ctx.hotState;
   if ((await h.get(countedKey(siteId))) !== null) return;
   if (!(await h.claimOnce(`rebuilding:${siteId}`, REBUILD_CLAIM_MS))) return;
@@ -68,10 +71,37 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
   }
   await markCounted(ctx, siteId);
   const now = ctx.now();
-  const db = ctx.database.db;
-  const rows = await db
+  const marks = { sdk: false };
+  let before: { at: number; id: string } | null = null;
+  for (let read = 0; read < REBUILD_LIMIT; ) {
+    const rows = await rebuildPage(ctx, siteId, now, before, Math.min(page, REBUILD_LIMIT - read));
+    if (rows.length === 0) break;
+    await applyPage(ctx, siteId, now, rows, marks);
+    read += rows.length;
+    const last = rows[rows.length - 1] as RebuildRow;
+    before = { at: last.created_at, id: last.id };
+    if (rows.length < page) break;
+  }
+  await rebuildDevices(ctx, siteId, now);
+}
+
+/** Decisions rebuilt per query (and held in memory at once). */
+export const REBUILD_PAGE = 2_000;
+
+type RebuildRow = Awaited<ReturnType<typeof rebuildPage>>[number];
+
+/** Up to `limit` decisions of the last 24 h older than `before`, newest first. */
+function rebuildPage(
+  ctx: AppContext,
+  siteId: string,
+  now: number,
+  before: { at: number; id: string } | null,
+  limit: number,
+) {
+  let query = ctx.database.db
     .selectFrom('decisions')
     .select([
+      'id',
       'account_id',
       'ip_address',
       'device_id',
@@ -85,10 +115,25 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
       'risk_score',
     ])
     .where('site_id', '=', siteId)
-    .where('created_at', '>=', now - DAY)
-    .orderBy('created_at', 'desc')
-    .limit(REBUILD_LIMIT)
-    .execute();
+    .where('created_at', '>=', now - DAY);
+  if (before) {
+    const { at, id } = before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Count one page of decisions into hot state (`marks` carries what is set once per rebuild). */
+async function applyPage(
+  ctx: AppContext,
+  siteId: string,
+  now: number,
+  rows: RebuildRow[],
+  marks: { sdk: boolean },
+): Promise<void> {
+  const h = ctx.hotState;
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const pairs = new Map<string, Set<string>>();
@@ -105,7 +150,7 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
   };
   // device id → hardware profile, for server-side events whose token was issued before the restart.
   const hardware = new Map<string, string>();
-  let sdk = false;
+  let sdk = marks.sdk;
   const nonces = new Map<string, number>();
   for (const r of rows) {
     const age = now - r.created_at;
@@ -177,19 +222,29 @@ export async function rebuildHistory(ctx: AppContext, siteId: string): Promise<v
     const [name, window] = key.split('\n') as [string, string];
     work.push(h.hit(name, Number(window), amount));
   }
-  for (const [key, members] of pairs) {
-    const [p, owner] = key.split('\n') as [Pair, string];
-    const window = pairWindow(p);
-    for (const m of members) work.push(h.claimOnce(`seen:${siteId}:${p}:${owner}:${m}`, window));
-    work.push(h.hit(`dist:${siteId}:${p}:${owner}`, window, members.size));
+  for (const [pairOwner, members] of pairs) {
+    const [p, owner] = pairOwner.split('\n') as [Pair, string];
+    const key = distinctKey(siteId, p, owner);
+    for (const m of members) work.push(h.distinct(key, m, pairWindow(p)));
   }
-  for (const [device, profile] of hardware)
-    work.push(h.set(hardwareMapKey(siteId, device), profile, HARDWARE_MAP_TTL_MS));
-  for (const [key, risk] of recent) work.push(h.set(key, String(risk), RECENT_RISK_MS));
-  if (sdk) work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
+  // Newer pages came first: a device's profile and a key's recent risk from them stand.
+  for (const [device, profile] of hardware) {
+    const key = hardwareMapKey(siteId, device);
+    work.push(Promise.resolve(h.get(key)).then((known) => known ?? h.set(key, profile, HARDWARE_MAP_TTL_MS)));
+  }
+  for (const [key, risk] of recent) {
+    work.push(
+      Promise.resolve(h.get(key)).then((known) =>
+        Number(known ?? 0) >= risk ? null : h.set(key, String(risk), RECENT_RISK_MS),
+      ),
+    );
+  }
+  if (sdk && !marks.sdk) {
+    marks.sdk = true;
+    work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
+  }
   for (const [literal, ttl] of nonces) work.push(h.claimOnce(nonceKey(siteId, JSON.parse(literal)), ttl));
   await Promise.all(work);
-  await rebuildDevices(ctx, siteId, now);
 }
 
 async function rebuildDevices(ctx: AppContext, siteId: string, now: number): Promise<void> {

@@ -4,6 +4,7 @@ import { allOf, isPromise, type MaybePromise } from '../state/hot-state.ts';
 import {
   DAY,
   DEVICE_WINDOW,
+  distinctKey,
   HARDWARE_WINDOW,
   HOUR,
   MINUTE,
@@ -249,23 +250,17 @@ export class History {
 
   /** Distinct members of `owner` so far, without adding one. */
   private distinctCount(siteId: string, pair: Pair, owner: string): MaybePromise<number> {
-    return owner ? this.ctx.hotState.count(`dist:${siteId}:${pair}:${owner}`, pairWindow(pair)) : 0;
+    return this.distinct(siteId, pair, owner, '');
   }
 
   /**
-   * Distinct `member`s seen with `owner` in the pair's window (24 h; hardware pairs 1 h;
-   * approximate: claimOnce + sliding counter). An event without a member (a browser checkout
-   * without the payment hash) reads the count.
+   * Distinct `member`s seen with `owner` in the pair's window (24 h; hardware pairs 1 h; a
+   * sliding window over two buckets, approximate beyond small counts: HotState.distinct). An
+   * event without a member (a browser checkout without the payment hash) reads the count.
    */
   private distinct(siteId: string, pair: Pair, owner: string, member: string): MaybePromise<number> {
     if (!owner) return 0;
-    if (!member) return this.distinctCount(siteId, pair, owner);
-    const h = this.ctx.hotState;
-    const window = pairWindow(pair);
-    const key = `dist:${siteId}:${pair}:${owner}`;
-    const tally = (firstTime: boolean) => (firstTime ? h.hit(key, window) : h.count(key, window));
-    const claimed = h.claimOnce(`seen:${siteId}:${pair}:${owner}:${member}`, window);
-    return isPromise(claimed) ? claimed.then(tally) : tally(claimed);
+    return this.ctx.hotState.distinct(distinctKey(siteId, pair, owner), member || null, pairWindow(pair));
   }
 
   /**

@@ -21,8 +21,8 @@ describe.each(testDialects())('identity clusters of a process (%s)', (dialect) =
     await ctx.database.close();
   });
 
-  it('takes an eighth of WARDEN_MEMORY_MB as its budget', () => {
-    expect(identityBudgetBytes({ memoryMb: 256 })).toBe(32 * 1024 * 1024);
+  it('takes its share (40 %) of WARDEN_MEMORY_MB as its budget', () => {
+    expect(identityBudgetBytes({ memoryBudgetBytes: 100 * 1024 * 1024 })).toBe(40 * 1024 * 1024);
     expect(new IdentityClusters(ctx).graph.budgetBytes).toBe(identityBudgetBytes(ctx.config));
   });
 

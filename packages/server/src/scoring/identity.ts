@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { Config } from '../config.ts';
+import { type Config, MEMORY_SHARES } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { IdentitySummary } from './engine-types.ts';
 import { type IdentityEvent, IdentityGraph, type Member } from './identity-graph.ts';
@@ -28,14 +28,12 @@ const POLL_MS = 1_000;
 const POLL_OVERLAP_MS = 2_000;
 /** How long a decision waits for its site's first load before scoring with what is known. */
 const LOAD_WAIT_MS = 2_000;
-/** The share of WARDEN_MEMORY_MB the identity graph may use. */
-const BUDGET_SHARE = 1 / 8;
 /** Rows loaded per site at start: about what the budget can hold (an event is ~1–4 entries). */
 const BYTES_PER_LOADED_ROW = 150;
 
-/** The identity graph's budget: an eighth of WARDEN_MEMORY_MB. */
-export function identityBudgetBytes(config: Pick<Config, 'memoryMb'>): number {
-  return Math.floor(config.memoryMb * 1024 * 1024 * BUDGET_SHARE);
+/** The identity graph's budget: its share (MEMORY_SHARES.identity) of WARDEN_MEMORY_MB. */
+export function identityBudgetBytes(config: Pick<Config, 'memoryBudgetBytes'>): number {
+  return Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.identity);
 }
 
 export function clusterIdOf(siteId: string, key: string): string {

@@ -37,6 +37,28 @@ describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
     expect(await state.count(key, 50)).toBe(0);
   });
 
+  it('counts distinct members once each, and reads without adding', async () => {
+    const key = unique();
+    expect(await state.distinct(key, null, 60_000)).toBe(0);
+    expect(await state.distinct(key, 'a', 60_000)).toBe(1);
+    expect(await state.distinct(key, 'b', 60_000)).toBe(2);
+    expect(await state.distinct(key, 'a', 60_000)).toBe(2);
+    expect(await state.distinct(key, '', 60_000)).toBe(2);
+    expect(await state.distinct(key, null, 60_000)).toBe(2);
+    for (let i = 0; i < 20; i++) await state.distinct(key, `m${i}`, 60_000);
+    expect(await state.distinct(key, null, 60_000)).toBe(22);
+    expect(await state.distinct(key, null, 3_600_000)).toBe(0);
+  });
+
+  it('keeps distinct counts apart from counters of the same key, and forgets them after the window', async () => {
+    const key = unique();
+    await state.hit(key, 50);
+    expect(await state.distinct(key, 'x', 50)).toBe(1);
+    expect(await state.count(key, 50)).toBe(1);
+    await new Promise((r) => setTimeout(r, 130));
+    expect(await state.distinct(key, null, 50)).toBe(0);
+  });
+
   it('lets only the first caller claim a single-use id, even concurrently', async () => {
     const key = unique();
     const results = await Promise.all(Array.from({ length: 20 }, () => state.claimOnce(key, 10_000)));

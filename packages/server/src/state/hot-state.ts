@@ -34,7 +34,8 @@ export interface HotState {
   /**
    * Since when this store remembers what it was told (epoch ms): the moment an in-process store
    * was created, 0 for a shared store that outlives processes. When it is not 0, a use that must
-   * outlive a restart (a proof-of-work challenge's) is also recorded in the database.
+   * outlive a restart (a proof-of-work challenge's) is also recorded in the database; that also
+   * covers the in-process store forgetting a claim under its memory budget.
    */
   readonly remembersSince: number;
   /**
@@ -44,6 +45,14 @@ export interface HotState {
   hit(key: string, windowMs: number, amount?: number): MaybePromise<number>;
   /** Current sliding-window total without adding to it. */
   count(key: string, windowMs: number): MaybePromise<number>;
+  /**
+   * Add `member` to the distinct members of `key` and answer how many there are over the last
+   * `windowMs`: the current bucket's members that the previous bucket lacks, plus the previous
+   * bucket's members weighted by the part of it still inside the window (like `hit`'s sliding
+   * estimate; a member of both buckets counts once). A null or empty member only reads. Approximate (HyperLogLog) for large sets; small
+   * counts are exact in practice (in-process: up to 64 members; Redis: its sparse encoding).
+   */
+  distinct(key: string, member: string | null, windowMs: number): MaybePromise<number>;
   /** Mark a single-use id as used. True only for the first caller within `ttlMs`. */
   claimOnce(key: string, ttlMs: number): MaybePromise<boolean>;
   /**

@@ -1,123 +1,262 @@
+import { keyHash, memberHash } from './hash.ts';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
+import { MemberSet } from './member-set.ts';
+import { Slab } from './slab.ts';
 
-interface Entry {
-  value: string;
-  expiresAt: number;
-}
+/**
+ * In-process hot state for the embedded single-process default, held to a byte budget
+ * (WARDEN_MEMORY_MB × HOT_STATE_SHARE, config.ts) whatever the number of keys: four slabs
+ * (state/slab.ts) of fixed-size records under 52-bit key hashes, each dropping its least recently
+ * used records when full. What eviction costs each signal: docs/architecture.md, "Hot state".
+ *
+ * - counters: sliding-window counters (hit/count), one record per key and window;
+ * - distinct: distinct counts per key and window, the members of the current and previous
+ *   bucket inline (exact up to INLINE each), in a MemberSet (exact to 64, then a sketch) beyond;
+ * - values: get/set values (numbers inline, other strings as side objects) and claimOnce ids;
+ * - guards: locks and rate-limit call logs, kept apart so that a flood of counters never
+ *   pushes out a lock in use or a login rate limit.
+ */
+export const SLAB_SHARES = { counters: 0.3, distinct: 0.45, values: 0.18, guards: 0.07 } as const;
+/** The default budget when none is given (tests, tools): 64 MiB. */
+export const DEFAULT_HOT_STATE_BYTES = 64 * 1024 * 1024;
 
-/** One counter's two most recent fixed buckets (the sliding window needs no more). */
-interface Window {
-  windowMs: number;
-  bucket: number;
-  current: number;
-  previous: number;
-}
+/** Members of each bucket held inline in a distinct record before it moves to a MemberSet. */
+const INLINE = 3;
+// Record layouts (numbers per record).
+const C_WINDOW = 0;
+const C_BUCKET = 1;
+const C_CURRENT = 2;
+const C_PREVIOUS = 3;
+const V_EXPIRES = 0;
+const V_NUMBER = 1;
+// Distinct records: window, bucket, inline member counts of the current and previous buckets
+// (-1: the members are in the side object).
+const D_WINDOW = 0;
+const D_BUCKET = 1;
+const D_CURRENT = 2;
+const D_PREVIOUS = 3;
+// Salts that keep one key's roles apart in the values and guards slabs (windows are ≥ 1).
+const SALT_VALUE = 1;
+const SALT_CLAIM = 2;
+const SALT_LOCK = 0;
 
-/** Move `w` forward to `bucket`: the current bucket becomes the previous one, or both empty. */
-function roll(w: Window, bucket: number): void {
-  if (w.bucket === bucket) return;
-  w.previous = w.bucket === bucket - 1 ? w.current : 0;
-  w.current = 0;
-  w.bucket = bucket;
+/** A distinct record's members once they no longer fit inline. */
+interface Buckets {
+  current: MemberSet;
+  previous: MemberSet;
 }
 
 /** The times of the calls a rate limit let through within its window: `times[head…]`, oldest first. */
 interface CallLog {
-  windowMs: number;
   times: number[];
   head: number;
 }
 
-/** In-process hot state for the embedded single-process default. */
+/** A value stored inline as a number when it is a plain integer (its String() is itself). */
+const NUMERIC = /^(0|-?[1-9]\d{0,14})$/;
+
 export class MemoryHotState implements HotState {
-  private readonly values = new Map<string, Entry>();
-  /** Sliding-window counters by `key:windowMs`: one lookup per operation. */
-  private readonly counters = new Map<string, Window>();
-  /** Rate limits by `key:windowMs`. */
-  private readonly callLogs = new Map<string, CallLog>();
+  private readonly counters: Slab;
+  private readonly distincts: Slab<Buckets>;
+  private readonly values: Slab<string>;
+  private readonly guards: Slab<string | CallLog>;
   private readonly sweeper: NodeJS.Timeout;
 
+  /**
+   * When this store began (it remembers nothing from before a restart). It may also forget a
+   * claim under memory pressure, so uses that must never repeat are recorded in the database too.
+   */
   readonly remembersSince: number;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    readonly budgetBytes: number = DEFAULT_HOT_STATE_BYTES,
+  ) {
     this.remembersSince = now();
+    const share = (s: number) => Math.floor(budgetBytes * s);
+    this.counters = new Slab({ doubles: 4, slotBudget: share(SLAB_SHARES.counters) });
+    this.distincts = new Slab({
+      doubles: 4,
+      words: 2 * INLINE,
+      slotBudget: share(SLAB_SHARES.distinct * 0.7),
+      sideBudget: share(SLAB_SHARES.distinct * 0.3),
+    });
+    this.values = new Slab({
+      doubles: 2,
+      slotBudget: share(SLAB_SHARES.values * 0.6),
+      sideBudget: share(SLAB_SHARES.values * 0.4),
+    });
+    this.guards = new Slab({
+      doubles: 2,
+      slotBudget: share(SLAB_SHARES.guards * 0.4),
+      sideBudget: share(SLAB_SHARES.guards * 0.6),
+    });
     this.sweeper = setInterval(() => this.sweep(SWEEP_SLICE), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
 
   hit(key: string, windowMs: number, amount = 1): number {
     const now = this.now();
-    const w = this.window(key, windowMs, now);
-    w.current += amount;
-    return slidingTotal(w.current, w.previous, now, windowMs);
+    const slot = this.counter(keyHash(key, windowMs), windowMs, now, true);
+    const d = this.counters.data;
+    const at = slot * 4;
+    d[at + C_CURRENT] = (d[at + C_CURRENT] as number) + amount;
+    return slidingTotal(d[at + C_CURRENT] as number, d[at + C_PREVIOUS] as number, now, windowMs);
   }
 
   count(key: string, windowMs: number): number {
     const now = this.now();
-    const w = this.counters.get(`${key}:${windowMs}`);
-    if (!w) return 0;
-    roll(w, Math.floor(now / windowMs));
-    return slidingTotal(w.current, w.previous, now, windowMs);
+    const slot = this.counter(keyHash(key, windowMs), windowMs, now, false);
+    if (slot < 0) return 0;
+    const d = this.counters.data;
+    return slidingTotal(d[slot * 4 + C_CURRENT] as number, d[slot * 4 + C_PREVIOUS] as number, now, windowMs);
+  }
+
+  distinct(key: string, member: string | null, windowMs: number): number {
+    const now = this.now();
+    const s = this.distincts;
+    const hash = keyHash(key, windowMs);
+    const bucket = Math.floor(now / windowMs);
+    let slot = s.find(hash);
+    if (slot < 0) {
+      if (!member) return 0;
+      slot = s.insert(hash);
+      s.data[slot * 4 + D_WINDOW] = windowMs;
+      s.data[slot * 4 + D_BUCKET] = bucket;
+    } else {
+      s.touch(slot);
+      this.rollDistinct(slot, bucket);
+    }
+    if (member) this.addMember(slot, memberHash(member));
+    const d = s.data;
+    const buckets = s.getSide(slot);
+    if (buckets) {
+      const currentOnly = buckets.previous.missing(buckets.current);
+      return slidingTotal(currentOnly, buckets.previous.size(), now, windowMs);
+    }
+    // Members of the current bucket that the previous one does not have count in full; the
+    // previous bucket's members count by the part of it still inside the window.
+    const ints = s.ints;
+    const base = slot * 2 * INLINE;
+    const current = d[slot * 4 + D_CURRENT] as number;
+    const previous = d[slot * 4 + D_PREVIOUS] as number;
+    let currentOnly = 0;
+    for (let i = 0; i < current; i++) {
+      const h = ints[base + i];
+      let found = false;
+      for (let j = 0; j < previous; j++) if (ints[base + INLINE + j] === h) found = true;
+      if (!found) currentOnly++;
+    }
+    return slidingTotal(currentOnly, previous, now, windowMs);
   }
 
   claimOnce(key: string, ttlMs: number): boolean {
-    return this.setIfAbsent(`once:${key}`, '1', ttlMs);
+    const now = this.now();
+    const v = this.values;
+    const hash = keyHash(key, SALT_CLAIM);
+    let slot = v.find(hash);
+    if (slot >= 0) {
+      v.touch(slot);
+      if ((v.data[slot * 2 + V_EXPIRES] as number) > now) return false;
+    } else slot = v.insert(hash);
+    v.data[slot * 2 + V_EXPIRES] = now + ttlMs;
+    v.data[slot * 2 + V_NUMBER] = 1;
+    return true;
   }
 
   async lock(key: string, holder: string, ttlMs: number): Promise<string | null> {
-    const lockKey = `lock:${key}`;
-    if (this.setIfAbsent(lockKey, holder, ttlMs)) return null;
-    return this.values.get(lockKey)?.value ?? '';
+    const now = this.now();
+    const g = this.guards;
+    const hash = keyHash(key, SALT_LOCK);
+    let slot = g.find(hash);
+    if (slot >= 0) {
+      g.touch(slot);
+      if ((g.data[slot * 2 + V_EXPIRES] as number) > now) {
+        const current = g.getSide(slot);
+        return typeof current === 'string' ? current : '';
+      }
+    } else slot = g.insert(hash);
+    g.data[slot * 2 + V_EXPIRES] = now + ttlMs;
+    g.setSide(slot, holder, stringBytes(holder));
+    return null;
   }
 
   async unlock(key: string, holder: string): Promise<void> {
-    const lockKey = `lock:${key}`;
-    if (this.values.get(lockKey)?.value === holder) this.values.delete(lockKey);
+    const g = this.guards;
+    const slot = g.find(keyHash(key, SALT_LOCK));
+    if (slot >= 0 && g.getSide(slot) === holder) g.remove(slot);
   }
 
   async renew(key: string, holder: string, ttlMs: number): Promise<boolean> {
-    const entry = this.values.get(`lock:${key}`);
     const now = this.now();
-    if (!entry || entry.value !== holder || entry.expiresAt <= now) return false;
-    entry.expiresAt = now + ttlMs;
+    const g = this.guards;
+    const slot = g.find(keyHash(key, SALT_LOCK));
+    if (slot < 0 || g.getSide(slot) !== holder || (g.data[slot * 2 + V_EXPIRES] as number) <= now)
+      return false;
+    g.touch(slot);
+    g.data[slot * 2 + V_EXPIRES] = now + ttlMs;
     return true;
   }
 
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
-    const id = `${key}:${windowMs}`;
-    let log = this.callLogs.get(id);
-    if (!log) {
-      log = { windowMs, times: [], head: 0 };
-      this.callLogs.set(id, log);
+    const g = this.guards;
+    const hash = keyHash(key, windowMs);
+    let slot = g.find(hash);
+    let log: CallLog;
+    if (slot >= 0) {
+      g.touch(slot);
+      log = g.getSide(slot) as CallLog;
+    } else {
+      slot = g.insert(hash);
+      log = { times: [], head: 0 };
     }
+    g.data[slot * 2 + 1] = windowMs;
     forgetBefore(log, now - windowMs);
     const used = log.times.length - log.head;
     if (used >= limit) {
       // Free again when the oldest of the last `limit` calls leaves the window.
       const oldest = log.times[log.times.length - limit] ?? now;
+      g.setSide(slot, log, callLogBytes(log));
       return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, oldest + windowMs - now) };
     }
     log.times.push(now);
+    g.data[slot * 2 + V_EXPIRES] = now + windowMs;
+    g.setSide(slot, log, callLogBytes(log));
     return { allowed: true, remaining: limit - used - 1, retryAfterMs: 0 };
   }
 
   get(key: string): string | null {
-    const entry = this.values.get(key);
-    if (!entry) return null;
-    if (entry.expiresAt <= this.now()) {
-      this.values.delete(key);
+    const v = this.values;
+    const slot = v.find(keyHash(key, SALT_VALUE));
+    if (slot < 0) return null;
+    if ((v.data[slot * 2 + V_EXPIRES] as number) <= this.now()) {
+      v.remove(slot);
       return null;
     }
-    return entry.value;
+    v.touch(slot);
+    return v.getSide(slot) ?? String(v.data[slot * 2 + V_NUMBER]);
   }
 
   set(key: string, value: string, ttlMs: number): void {
-    this.values.set(key, { value, expiresAt: this.now() + ttlMs });
+    const v = this.values;
+    const hash = keyHash(key, SALT_VALUE);
+    let slot = v.find(hash);
+    if (slot >= 0) v.touch(slot);
+    else slot = v.insert(hash);
+    v.data[slot * 2 + V_EXPIRES] = this.now() + ttlMs;
+    if (NUMERIC.test(value)) {
+      v.data[slot * 2 + V_NUMBER] = Number(value);
+      v.setSide(slot, undefined, 0);
+    } else {
+      v.data[slot * 2 + V_NUMBER] = 0;
+      v.setSide(slot, value, stringBytes(value));
+    }
   }
 
   async del(key: string): Promise<void> {
-    this.values.delete(key);
+    const slot = this.values.find(keyHash(key, SALT_VALUE));
+    if (slot >= 0) this.values.remove(slot);
   }
 
   async ping(): Promise<void> {}
@@ -126,57 +265,132 @@ export class MemoryHotState implements HotState {
     clearInterval(this.sweeper);
   }
 
-  private setIfAbsent(key: string, value: string, ttlMs: number): boolean {
-    const now = this.now();
-    const entry = this.values.get(key);
-    if (entry && entry.expiresAt > now) return false;
-    this.values.set(key, { value, expiresAt: now + ttlMs });
-    return true;
-  }
-
-  /** The counter's window, created empty, moved forward to now. */
-  private window(key: string, windowMs: number, now: number): Window {
-    const bucket = Math.floor(now / windowMs);
-    const id = `${key}:${windowMs}`;
-    let w = this.counters.get(id);
-    if (!w) {
-      w = { windowMs, bucket, current: 0, previous: 0 };
-      this.counters.set(id, w);
-    } else roll(w, bucket);
-    return w;
-  }
-
-  /** Values and counter windows held (expired ones included until swept). */
+  /** Records held (expired ones included until swept or read). */
   get size(): number {
-    return this.values.size + this.counters.size + this.callLogs.size;
+    return this.counters.size + this.distincts.size + this.values.size + this.guards.size;
   }
 
-  private valueCursor: Iterator<[string, Entry]> | null = null;
-  private counterCursor: Iterator<[string, Window]> | null = null;
-  private callLogCursor: Iterator<[string, CallLog]> | null = null;
+  /** Bytes held by the store's arrays and the reported sizes of its side objects: ≤ budgetBytes. */
+  get bytes(): number {
+    return this.counters.bytes + this.distincts.bytes + this.values.bytes + this.guards.bytes;
+  }
+
+  /** Records dropped to stay within the budget since the start. */
+  get evictions(): number {
+    return this.counters.evictions + this.distincts.evictions + this.values.evictions + this.guards.evictions;
+  }
 
   /**
-   * Forget expired entries, at most `slice` of each map per call: a sweep of a few million keys in
-   * one go would stall every request for tens of milliseconds. Map iterators stay valid while
-   * entries are added and deleted, so each call resumes where the last one stopped.
+   * Forget expired records, visiting at most `slice` slots of each slab per call (the budget
+   * bounds memory; sweeping frees room for live records early and keeps `size` honest).
    */
   sweep(slice = Number.POSITIVE_INFINITY): void {
     const now = this.now();
-    this.valueCursor = sweepSlice(this.values, this.valueCursor, slice, (e) => e.expiresAt <= now);
+    const values = this.values.data;
+    this.values.sweep(slice, (slot) => (values[slot * 2 + V_EXPIRES] as number) <= now);
+    const counters = this.counters.data;
     // A window whose newest bucket is two or more buckets old counts nothing any more.
-    this.counterCursor = sweepSlice(
-      this.counters,
-      this.counterCursor,
-      slice,
-      (w) => Math.floor(now / w.windowMs) - w.bucket >= 2,
-    );
-    this.callLogCursor = sweepSlice(
-      this.callLogs,
-      this.callLogCursor,
-      slice,
-      (log) => (log.times.at(-1) ?? 0) <= now - log.windowMs,
-    );
+    this.counters.sweep(slice, (slot) => {
+      const w = counters[slot * 4 + C_WINDOW] as number;
+      return Math.floor(now / w) - (counters[slot * 4 + C_BUCKET] as number) >= 2;
+    });
+    const distincts = this.distincts.data;
+    this.distincts.sweep(slice, (slot) => {
+      const w = distincts[slot * 4 + D_WINDOW] as number;
+      return Math.floor(now / w) - (distincts[slot * 4 + D_BUCKET] as number) >= 2;
+    });
+    const guards = this.guards.data;
+    this.guards.sweep(slice, (slot) => (guards[slot * 2 + V_EXPIRES] as number) <= now);
   }
+
+  /** The counter's record moved forward to now (created when `create`), or -1. */
+  private counter(hash: number, windowMs: number, now: number, create: boolean): number {
+    const c = this.counters;
+    const bucket = Math.floor(now / windowMs);
+    let slot = c.find(hash);
+    if (slot < 0) {
+      if (!create) return -1;
+      slot = c.insert(hash);
+      c.data[slot * 4 + C_WINDOW] = windowMs;
+      c.data[slot * 4 + C_BUCKET] = bucket;
+      return slot;
+    }
+    c.touch(slot);
+    const d = c.data;
+    const at = slot * 4;
+    const last = d[at + C_BUCKET] as number;
+    if (last !== bucket) {
+      d[at + C_PREVIOUS] = last === bucket - 1 ? (d[at + C_CURRENT] as number) : 0;
+      d[at + C_CURRENT] = 0;
+      d[at + C_BUCKET] = bucket;
+    }
+    return slot;
+  }
+
+  /** Move a distinct record to `bucket`: the current members become the previous ones, or both empty. */
+  private rollDistinct(slot: number, bucket: number): void {
+    const s = this.distincts;
+    const d = s.data;
+    const at = slot * 4;
+    const last = d[at + D_BUCKET] as number;
+    if (last === bucket) return;
+    d[at + D_BUCKET] = bucket;
+    const buckets = s.getSide(slot);
+    if (last === bucket - 1) {
+      if (buckets) {
+        buckets.previous = buckets.current;
+        buckets.current = new MemberSet();
+        s.setSide(slot, buckets, bucketsBytes(buckets));
+        return;
+      }
+      const base = slot * 2 * INLINE;
+      s.ints.copyWithin(base + INLINE, base, base + INLINE);
+      d[at + D_PREVIOUS] = d[at + D_CURRENT] as number;
+      d[at + D_CURRENT] = 0;
+      return;
+    }
+    if (buckets) s.setSide(slot, undefined, 0);
+    d[at + D_CURRENT] = 0;
+    d[at + D_PREVIOUS] = 0;
+  }
+
+  private addMember(slot: number, hash: number): void {
+    const s = this.distincts;
+    const buckets = s.getSide(slot);
+    if (buckets) {
+      if (buckets.current.add(hash)) s.setSide(slot, buckets, bucketsBytes(buckets));
+      return;
+    }
+    const d = s.data;
+    const ints = s.ints;
+    const base = slot * 2 * INLINE;
+    const current = d[slot * 4 + D_CURRENT] as number;
+    for (let i = 0; i < current; i++) if (ints[base + i] === hash) return;
+    if (current < INLINE) {
+      ints[base + current] = hash;
+      d[slot * 4 + D_CURRENT] = current + 1;
+      return;
+    }
+    const moved: Buckets = {
+      current: MemberSet.of(ints, base, current),
+      previous: MemberSet.of(ints, base + INLINE, d[slot * 4 + D_PREVIOUS] as number),
+    };
+    moved.current.add(hash);
+    s.setSide(slot, moved, bucketsBytes(moved));
+  }
+}
+
+/** Approximate heap bytes of a string (header and up to two bytes a character). */
+function stringBytes(s: string): number {
+  return 32 + 2 * s.length;
+}
+
+function callLogBytes(log: CallLog): number {
+  return 96 + 8 * log.times.length;
+}
+
+function bucketsBytes(b: Buckets): number {
+  return 48 + b.current.bytes() + b.previous.bytes();
 }
 
 /** Drop the calls at or before `since` from the front of the log (compacting now and then). */
@@ -193,19 +407,3 @@ function forgetBefore(log: CallLog, since: number): void {
 
 const SWEEP_INTERVAL_MS = 250;
 const SWEEP_SLICE = 5_000;
-
-/** Visit up to `slice` entries from `cursor` (or the start), deleting the expired ones. */
-function sweepSlice<V>(
-  map: Map<string, V>,
-  cursor: Iterator<[string, V]> | null,
-  slice: number,
-  expired: (value: V) => boolean,
-): Iterator<[string, V]> | null {
-  const it = cursor ?? map.entries();
-  for (let i = 0; i < slice; i++) {
-    const next = it.next();
-    if (next.done) return null;
-    if (expired(next.value[1])) map.delete(next.value[0]);
-  }
-  return it;
-}

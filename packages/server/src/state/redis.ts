@@ -97,6 +97,20 @@ export class RedisHotState implements HotState {
     return slidingTotal(Number(cur ?? 0), Number(prev ?? 0), now, windowMs);
   }
 
+  /** PFADD/PFCOUNT on one HyperLogLog per bucket, kept until the bucket stops counting. */
+  async distinct(key: string, member: string | null, windowMs: number): Promise<number> {
+    const now = Date.now();
+    const bucket = Math.floor(now / windowMs);
+    const current = `${this.prefix}d:${key}:${windowMs}:${bucket}`;
+    const previous = `${this.prefix}d:${key}:${windowMs}:${bucket - 1}`;
+    const tx = this.client.multi();
+    if (member) tx.pfadd(current, member).pexpireat(current, (bucket + 2) * windowMs);
+    const result = (await tx.pfcount(previous).pfcount(current, previous).exec()) ?? [];
+    const before = Number(result.at(-2)?.[1] ?? 0);
+    const union = Number(result.at(-1)?.[1] ?? 0);
+    return slidingTotal(Math.max(0, union - before), before, now, windowMs);
+  }
+
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
     const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PXAT', this.expiry(ttlMs), 'NX');
     return ok === 'OK';

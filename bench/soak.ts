@@ -1,0 +1,105 @@
+/**
+ * `npm run bench:soak`: memory under sustained high-cardinality load. Starts Warden as `npm start`
+ * does (the `warden` CLI, embedded SQLite in a temporary data dir, webhook worker on), drives
+ * POST /api/antibot/verify on loopback with bodies in which every event is a new account, IP,
+ * e-mail, device and payment hash, prints the server's RSS every 10 s and, at the end, the RSS
+ * slope per 1,000 requests (least squares over the whole run and over its second half).
+ * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
+ * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
+ * identity clusters are built on pro and enterprise only).
+ */
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { highCardinalityBody, rssOf, slope, startSoakServer } from './soak-support.ts';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const MINUTES = Number(arg('minutes') ?? 30);
+const CONNECTIONS = Number(arg('connections') ?? 16);
+const PORT = Number(arg('port') ?? 20080);
+const MEMORY_MB = arg('memory-mb');
+const PLAN = arg('plan') ?? 'pro';
+const SAMPLE_MS = 10_000;
+const MB = 1024 * 1024;
+
+async function main(): Promise<void> {
+  const server = await startSoakServer(PORT, MEMORY_MB ? { WARDEN_MEMORY_MB: MEMORY_MB } : {}, PLAN);
+  const pid = server.child.pid ?? 0;
+  console.log(
+    `warden soak: ${MINUTES} min of high-cardinality POST /api/antibot/verify, ${CONNECTIONS} connections, ` +
+      `${PLAN} plan, node ${process.version}, ${os.cpus().length} CPUs, server pid ${pid}` +
+      (MEMORY_MB ? `, WARDEN_MEMORY_MB=${MEMORY_MB}` : ''),
+  );
+  let sent = 0;
+  let done = 0;
+  let failed = 0;
+  const started = Date.now();
+  const samples: Array<[number, number]> = [[0, rssOf(pid)]];
+  console.log(`   t(s)  requests   req/s   RSS(MB)`);
+  console.log(
+    `${'0'.padStart(7)}${'0'.padStart(10)}${'-'.padStart(8)}${(samples[0]![1] / MB).toFixed(1).padStart(10)}`,
+  );
+  let lastDone = 0;
+  const sampler = setInterval(() => {
+    const rss = rssOf(pid);
+    samples.push([done, rss]);
+    const t = Math.round((Date.now() - started) / 1000);
+    const rate = (done - lastDone) / (SAMPLE_MS / 1000);
+    lastDone = done;
+    console.log(
+      `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}`,
+    );
+  }, SAMPLE_MS);
+  let finished: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${PORT}`,
+      connections: CONNECTIONS,
+      duration: MINUTES * 60,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/antibot/verify',
+          headers: {
+            'content-type': 'application/json',
+            'x-site-key': server.siteKey,
+            'x-secret-key': server.secretKey,
+          },
+          setupRequest: (request) => ({ ...request, body: highCardinalityBody(sent++) }),
+        },
+      ],
+    },
+    () => finished(),
+  );
+  instance.on('response', (_client, statusCode) => {
+    done++;
+    if (statusCode >= 400) failed++;
+  });
+  await ended;
+  clearInterval(sampler);
+  const endRss = rssOf(pid);
+  samples.push([done, endRss]);
+  await server.stop();
+
+  const perK = (s: number) => `${((s * 1000) / 1024).toFixed(1)} KB`;
+  const half = samples.filter(([n]) => n >= done / 2);
+  const peak = Math.max(...samples.map(([, r]) => r));
+  console.log('');
+  console.log(
+    `requests: ${done} (${failed} answered >= 400), ${(done / (MINUTES * 60)).toFixed(0)} req/s on average`,
+  );
+  console.log(
+    `RSS: start ${(samples[0]![1] / MB).toFixed(1)} MB, end ${(endRss / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB`,
+  );
+  console.log(
+    `RSS slope per 1,000 requests: ${perK(slope(samples))} over the whole run, ${perK(slope(half))} over the second half`,
+  );
+  if (failed > 0) process.exitCode = 1;
+}
+
+await main();
