@@ -26,6 +26,17 @@ const RENEW_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.c
  * A sliding-window hit in one command: add to the current bucket, let it expire after the next
  * bucket, read the previous one. KEYS: current, previous bucket. ARGV: amount, expiry (epoch ms).
  */
+/**
+ * Distinct members over a sliding window in one step: add the member (when ARGV[1] is '1') to the
+ * current bucket's HyperLogLog and keep it until the bucket stops counting, then count the previous
+ * bucket and the union. KEYS: current, previous bucket. ARGV: add?, member, expiry (ms, absolute).
+ */
+const DISTINCT = `if ARGV[1] == '1' then
+  redis.call('pfadd', KEYS[1], ARGV[2])
+  redis.call('pexpireat', KEYS[1], ARGV[3])
+end
+return {redis.call('pfcount', KEYS[2]), redis.call('pfcount', KEYS[1], KEYS[2])}`;
+
 const HIT = `local current = redis.call('incrby', KEYS[1], ARGV[1])
 redis.call('pexpireat', KEYS[1], ARGV[2])
 return {current, tonumber(redis.call('get', KEYS[2]) or '0')}`;
@@ -41,6 +52,13 @@ interface Scripts {
     member: string,
   ): Promise<[number, number, number]>;
   wardenUnlock(key: string, holder: string): Promise<number>;
+  wardenDistinct(
+    current: string,
+    previous: string,
+    add: '0' | '1',
+    member: string,
+    expireAt: number,
+  ): Promise<[number, number]>;
 }
 
 /**
@@ -75,6 +93,7 @@ export class RedisHotState implements HotState {
     this.client.defineCommand('wardenHit', { numberOfKeys: 2, lua: HIT });
     this.client.defineCommand('wardenRateLimit', { numberOfKeys: 1, lua: RATE_LIMIT });
     this.client.defineCommand('wardenUnlock', { numberOfKeys: 1, lua: RELEASE_LOCK });
+    this.client.defineCommand('wardenDistinct', { numberOfKeys: 2, lua: DISTINCT });
     this.scripts = this.client as unknown as Scripts;
   }
 
@@ -99,16 +118,18 @@ export class RedisHotState implements HotState {
 
   /** PFADD/PFCOUNT on one HyperLogLog per bucket, kept until the bucket stops counting. */
   async distinct(key: string, member: string | null, windowMs: number): Promise<number> {
-    const now = Date.now();
+    const now = this.now();
     const bucket = Math.floor(now / windowMs);
     const current = `${this.prefix}d:${key}:${windowMs}:${bucket}`;
     const previous = `${this.prefix}d:${key}:${windowMs}:${bucket - 1}`;
-    const tx = this.client.multi();
-    if (member) tx.pfadd(current, member).pexpireat(current, (bucket + 2) * windowMs);
-    const result = (await tx.pfcount(previous).pfcount(current, previous).exec()) ?? [];
-    const before = Number(result.at(-2)?.[1] ?? 0);
-    const union = Number(result.at(-1)?.[1] ?? 0);
-    return slidingTotal(Math.max(0, union - before), before, now, windowMs);
+    const [before, union] = await this.scripts.wardenDistinct(
+      current,
+      previous,
+      member ? '1' : '0',
+      member ?? '',
+      (bucket + 2) * windowMs,
+    );
+    return slidingTotal(Math.max(0, Number(union) - Number(before)), Number(before), now, windowMs);
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
