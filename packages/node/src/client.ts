@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WardenBatchError, WardenError } from './errors.ts';
+import { assertWardenOptions } from './options.ts';
 import type {
   BatchItemResult,
   BatchResult,
@@ -29,6 +30,9 @@ export interface WardenOptions {
   fetch?: typeof fetch;
 }
 
+/** Sent in the User-Agent of every call. */
+export const SDK_VERSION = '0.1.0';
+
 const RETRYABLE_CODES = new Set(['idempotency_in_progress', 'rate_limited']);
 
 function withKey(request: VerificationRequest): VerificationRequest {
@@ -49,6 +53,7 @@ export class Warden {
   private readonly maxRetryAfterMs: number;
 
   constructor(private readonly options: WardenOptions) {
+    assertWardenOptions(options);
     this.base = `${options.baseUrl.replace(/\/+$/, '')}/api/antibot`;
     this.fetchImpl = options.fetch ?? fetch;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -136,7 +141,7 @@ export class Warden {
           'content-type': 'application/json',
           'x-site-key': this.options.siteKey,
           'x-secret-key': this.options.secretKey,
-          'user-agent': 'warden-node/0.1.0',
+          'user-agent': `warden-node/${SDK_VERSION}`,
         },
         body: payload,
         signal: AbortSignal.timeout(this.timeoutMs),

@@ -21,7 +21,6 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './receiver/receiver.ts';
-export { SqliteWebhookStore } from './receiver/sqlite-store.ts';
 export {
   type AcceptOutcome,
   MemoryWebhookStore,
