@@ -6,6 +6,20 @@ export type {
 export { Warden, type WardenOptions } from './client.ts';
 export { WardenBatchError, WardenError } from './errors.ts';
 export {
+  DEFAULT_TOKEN_FIELD,
+  type Enforcement,
+  type MiddlewareRequest,
+  type WardenMiddlewareOptions,
+  type WardenRequestState,
+} from './middleware/core.ts';
+export {
+  type ExpressLikeMiddlewareResponse,
+  type ExpressNext,
+  type WardenExpressOptions,
+  wardenExpress,
+} from './middleware/express.ts';
+export { type FastifyLikeReply, type WardenFastifyOptions, wardenFastify } from './middleware/fastify.ts';
+export {
   DEFAULT_MAX_BODY_BYTES,
   type ExpressLikeRequest,
   type ExpressLikeResponse,
