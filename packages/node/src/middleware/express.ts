@@ -18,22 +18,14 @@ export interface ExpressLikeMiddlewareResponse {
 
 export type ExpressNext = (err?: unknown) => void;
 
-export interface WardenExpressOptions<Req extends MiddlewareRequest = MiddlewareRequest>
-  extends WardenMiddlewareOptions<Req> {
+export interface WardenExpressOptions<
+  Req extends MiddlewareRequest = MiddlewareRequest,
+  Res extends ExpressLikeMiddlewareResponse = ExpressLikeMiddlewareResponse,
+> extends WardenMiddlewareOptions<Req> {
   /** Called for `challenge` instead of the default 403 `challenge_required` JSON (e.g. render a page). */
-  onChallenge?: (
-    req: Req,
-    res: ExpressLikeMiddlewareResponse,
-    next: ExpressNext,
-    state: WardenRequestState,
-  ) => void;
+  onChallenge?: (req: Req, res: Res, next: ExpressNext, state: WardenRequestState) => void;
   /** Called for `block` instead of the default 403 (JSON or HTML by Accept). */
-  onBlock?: (
-    req: Req,
-    res: ExpressLikeMiddlewareResponse,
-    next: ExpressNext,
-    state: WardenRequestState,
-  ) => void;
+  onBlock?: (req: Req, res: Res, next: ExpressNext, state: WardenRequestState) => void;
 }
 
 function send(res: ExpressLikeMiddlewareResponse, answer: BlockResponse): void {
@@ -48,9 +40,10 @@ function send(res: ExpressLikeMiddlewareResponse, answer: BlockResponse): void {
  * `req.ip` (Express's `trust proxy` decides which address that is), the user agent and your event
  * type and account id, sets `req.warden` and enforces the policy.
  */
-export function wardenExpress<Req extends MiddlewareRequest = MiddlewareRequest>(
-  options: WardenExpressOptions<Req>,
-): (req: Req, res: ExpressLikeMiddlewareResponse, next: ExpressNext) => void {
+export function wardenExpress<
+  Req extends MiddlewareRequest = MiddlewareRequest,
+  Res extends ExpressLikeMiddlewareResponse = ExpressLikeMiddlewareResponse,
+>(options: WardenExpressOptions<Req, Res>): (req: Req, res: Res, next: ExpressNext) => void {
   assertMiddlewareOptions(options as WardenMiddlewareOptions<never>, 'wardenExpress');
   return (req, res, next) => {
     decide(req, options).then((state) => {

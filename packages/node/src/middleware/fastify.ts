@@ -15,12 +15,14 @@ export interface FastifyLikeReply {
   send(payload?: unknown): FastifyLikeReply;
 }
 
-export interface WardenFastifyOptions<Req extends MiddlewareRequest = MiddlewareRequest>
-  extends WardenMiddlewareOptions<Req> {
+export interface WardenFastifyOptions<
+  Req extends MiddlewareRequest = MiddlewareRequest,
+  Reply extends FastifyLikeReply = FastifyLikeReply,
+> extends WardenMiddlewareOptions<Req> {
   /** Called for `challenge` instead of the default 403 `challenge_required` JSON; send a reply. */
-  onChallenge?: (request: Req, reply: FastifyLikeReply, state: WardenRequestState) => unknown;
+  onChallenge?: (request: Req, reply: Reply, state: WardenRequestState) => unknown;
   /** Called for `block` instead of the default 403 (JSON or HTML by Accept); send a reply. */
-  onBlock?: (request: Req, reply: FastifyLikeReply, state: WardenRequestState) => unknown;
+  onBlock?: (request: Req, reply: Reply, state: WardenRequestState) => unknown;
 }
 
 /**
@@ -31,9 +33,10 @@ export interface WardenFastifyOptions<Req extends MiddlewareRequest = Middleware
  * enforces the policy. Fastify parses JSON itself; for urlencoded forms register @fastify/formbody
  * or a parser of your own.
  */
-export function wardenFastify<Req extends MiddlewareRequest = MiddlewareRequest>(
-  options: WardenFastifyOptions<Req>,
-): (request: Req, reply: FastifyLikeReply) => Promise<unknown> {
+export function wardenFastify<
+  Req extends MiddlewareRequest = MiddlewareRequest,
+  Reply extends FastifyLikeReply = FastifyLikeReply,
+>(options: WardenFastifyOptions<Req, Reply>): (request: Req, reply: Reply) => Promise<unknown> {
   assertMiddlewareOptions(options as WardenMiddlewareOptions<never>, 'wardenFastify');
   return async (request, reply) => {
     const state = await decide(request, options);
