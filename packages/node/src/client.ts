@@ -95,12 +95,15 @@ export class Warden {
   }
 
   /**
-   * Check a solved challenge. A proof is single use, so this call is retried only when the server
-   * certainly did not see it (429, connection refused): after a timeout or a lost answer a retry
-   * would read `already_used` for a good proof, so the WardenError (`timeout`, `network_error`,
+   * Check a solved challenge: `{challenge_id, nonce}`, or `{altcha}` with the ALTCHA widget's
+   * payload (see verifyAltchaPayload, which checks it here first). A proof is single use, so
+   * this call is retried only when the server certainly did not see it (429, connection
+   * refused): after a timeout or a lost answer a retry would read `already_used` for a good proof, so the WardenError (`timeout`, `network_error`,
    * 5xx) is yours to handle.
    */
-  verifyChallenge(body: { challenge_id: string; nonce: string | number }): Promise<ChallengeVerification> {
+  verifyChallenge(
+    body: { challenge_id: string; nonce: string | number } | { altcha: string },
+  ): Promise<ChallengeVerification> {
     return this.post<ChallengeVerification>('/verify/challenge/verify', body, { singleUse: true });
   }
 

@@ -3,6 +3,14 @@ export type {
   DecisionCreatedEvent,
   DecisionCreatedMetadata,
 } from '@warden/protocol';
+export {
+  type AltchaFailure,
+  type AltchaReplayStore,
+  type AltchaVerification,
+  type AltchaVerifyOptions,
+  MemoryAltchaReplayStore,
+  verifyAltchaPayload,
+} from './altcha.ts';
 export { Warden, type WardenOptions } from './client.ts';
 export { WardenBatchError, WardenError } from './errors.ts';
 export {
