@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+/** `warden-source`: workspace SDK packages resolve to their TypeScript sources, not their build. */
+const conditions = ['warden-source'];
+
 export default defineConfig({
+  resolve: { conditions: [...conditions, 'module', 'node', 'development|production'] },
+  ssr: { resolve: { conditions: [...conditions, 'node', 'development|production'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -1,18 +1,14 @@
 /**
  * A runnable Warden webhook receiver on node:http with the durable SQLite store.
  *
- *   WARDEN_WEBHOOK_SECRET=whsec_… PORT=4000 node --import tsx examples/receiver/server.ts
+ *   WARDEN_WEBHOOK_SECRET=whsec_… PORT=4000 node --conditions warden-source --import tsx examples/receiver/server.ts
  *
  * Then point the site's webhook at it (for local testing the server needs
  * WARDEN_UNSAFE_WEBHOOK_TARGETS=1 to allow http://127.0.0.1:4000/webhooks/warden).
  */
 import http from 'node:http';
-import {
-  createWebhookReceiver,
-  type DecisionCreatedEvent,
-  nodeHttpHandler,
-  SqliteWebhookStore,
-} from '@warden/node';
+import { createWebhookReceiver, type DecisionCreatedEvent, nodeHttpHandler } from '@warden/node';
+import { SqliteWebhookStore } from '@warden/node/receiver-sqlite';
 
 const secret = process.env.WARDEN_WEBHOOK_SECRET;
 if (!secret) {

@@ -1,7 +1,8 @@
 /**
  * Builds the browser SDK: dist/warden.js (IIFE, global `Warden`), dist/warden.mjs (ESM),
  * dist/warden-worker.js (proof-of-work + probe worker, with the generated SHA-256 WASM inside)
- * and dist/sha256.wasm. Prints raw and gzip sizes. `--if-possible` (postinstall) turns a missing
+ * and dist/sha256.wasm, and the type declarations of the npm package in dist/types (see
+ * scripts/sdk-types.js). Prints raw and gzip sizes. `--if-possible` (postinstall) turns a missing
  * esbuild into a warning instead of a failure.
  */
 import fs from 'node:fs';
@@ -59,6 +60,21 @@ await Promise.all([
     outfile: path.join(dist, 'warden-worker.js'),
   }),
 ]);
+
+// The npm package's types; the served scripts do not need them, so a missing TypeScript (an
+// install without development dependencies) only skips them under --if-possible.
+try {
+  const { buildSdkTypes } = await import('../../../scripts/sdk-types.js');
+  await buildSdkTypes({
+    packageDir: root,
+    entries: ['src/index.ts'],
+    outDir: path.join(dist, 'types'),
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts', 'lib.webworker.importscripts.d.ts'],
+  });
+} catch (err) {
+  if (!ifPossible) throw err;
+  console.warn(`[warden browser] type declarations not built: ${(err as Error).message}`);
+}
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 for (const file of ['warden.js', 'warden.mjs', 'warden-worker.js', 'sha256.wasm']) {

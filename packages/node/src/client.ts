@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WardenBatchError, WardenError } from './errors.ts';
+import { assertWardenOptions } from './options.ts';
 import type {
   BatchItemResult,
   BatchResult,
@@ -29,6 +30,9 @@ export interface WardenOptions {
   fetch?: typeof fetch;
 }
 
+/** Sent in the User-Agent of every call. */
+export const SDK_VERSION = '0.1.0';
+
 const RETRYABLE_CODES = new Set(['idempotency_in_progress', 'rate_limited']);
 
 function withKey(request: VerificationRequest): VerificationRequest {
@@ -49,6 +53,7 @@ export class Warden {
   private readonly maxRetryAfterMs: number;
 
   constructor(private readonly options: WardenOptions) {
+    assertWardenOptions(options);
     this.base = `${options.baseUrl.replace(/\/+$/, '')}/api/antibot`;
     this.fetchImpl = options.fetch ?? fetch;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -90,12 +95,15 @@ export class Warden {
   }
 
   /**
-   * Check a solved challenge. A proof is single use, so this call is retried only when the server
-   * certainly did not see it (429, connection refused): after a timeout or a lost answer a retry
-   * would read `already_used` for a good proof, so the WardenError (`timeout`, `network_error`,
+   * Check a solved challenge: `{challenge_id, nonce}`, or `{altcha}` with the ALTCHA widget's
+   * payload (see verifyAltchaPayload, which checks it here first). A proof is single use, so
+   * this call is retried only when the server certainly did not see it (429, connection
+   * refused): after a timeout or a lost answer a retry would read `already_used` for a good proof, so the WardenError (`timeout`, `network_error`,
    * 5xx) is yours to handle.
    */
-  verifyChallenge(body: { challenge_id: string; nonce: string | number }): Promise<ChallengeVerification> {
+  verifyChallenge(
+    body: { challenge_id: string; nonce: string | number } | { altcha: string },
+  ): Promise<ChallengeVerification> {
     return this.post<ChallengeVerification>('/verify/challenge/verify', body, { singleUse: true });
   }
 
@@ -136,7 +144,7 @@ export class Warden {
           'content-type': 'application/json',
           'x-site-key': this.options.siteKey,
           'x-secret-key': this.options.secretKey,
-          'user-agent': 'warden-node/0.1.0',
+          'user-agent': `warden-node/${SDK_VERSION}`,
         },
         body: payload,
         signal: AbortSignal.timeout(this.timeoutMs),

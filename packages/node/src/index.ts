@@ -3,8 +3,30 @@ export type {
   DecisionCreatedEvent,
   DecisionCreatedMetadata,
 } from '@warden/protocol';
+export {
+  type AltchaFailure,
+  type AltchaReplayStore,
+  type AltchaVerification,
+  type AltchaVerifyOptions,
+  MemoryAltchaReplayStore,
+  verifyAltchaPayload,
+} from './altcha.ts';
 export { Warden, type WardenOptions } from './client.ts';
 export { WardenBatchError, WardenError } from './errors.ts';
+export {
+  DEFAULT_TOKEN_FIELD,
+  type Enforcement,
+  type MiddlewareRequest,
+  type WardenMiddlewareOptions,
+  type WardenRequestState,
+} from './middleware/core.ts';
+export {
+  type ExpressLikeMiddlewareResponse,
+  type ExpressNext,
+  type WardenExpressOptions,
+  wardenExpress,
+} from './middleware/express.ts';
+export { type FastifyLikeReply, type WardenFastifyOptions, wardenFastify } from './middleware/fastify.ts';
 export {
   DEFAULT_MAX_BODY_BYTES,
   type ExpressLikeRequest,
@@ -21,7 +43,6 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './receiver/receiver.ts';
-export { SqliteWebhookStore } from './receiver/sqlite-store.ts';
 export {
   type AcceptOutcome,
   MemoryWebhookStore,

@@ -120,6 +120,10 @@ export const PowProof = Type.Object(
 );
 export type PowProof = Static<typeof PowProof>;
 
+/** The official ALTCHA widget's solved payload (base64 JSON), from Warden's ALTCHA challenge route. */
+export const AltchaProof = Type.Object({ altcha: Type.String({ minLength: 1, maxLength: 2048 }) }, strict);
+export type AltchaProof = Static<typeof AltchaProof>;
+
 export const WindowEvidence = Type.Object(
   {
     inner_width: opt(Int(0, 100_000)),
@@ -154,7 +158,7 @@ export const EnvironmentEvidence = Type.Object(
     timestamp: opt(Num(0, 1e14)),
     /** Random per-submission value; a repeated nonce is a replay. */
     nonce: opt(Str(128)),
-    pow: opt(PowProof),
+    pow: opt(Type.Union([PowProof, AltchaProof])),
     /** navigator.webdriver (null when absent). */
     webdriver: opt(Type.Union([Type.Boolean(), Type.Null()])),
     /** How webdriver is defined: absent | prototype | own | getter_native | getter_patched. */

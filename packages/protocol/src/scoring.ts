@@ -139,13 +139,17 @@ export const ChallengeRequest = Type.Union([
   Type.Null(),
 ]);
 
-export const ChallengeVerifyRequest = Type.Object(
-  {
-    challenge_id: Type.String({ minLength: 1, maxLength: 256 }),
-    nonce: Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer({ minimum: 0 })]),
-  },
-  { additionalProperties: false },
-);
+/** `{challenge_id, nonce}`, or `{altcha}`: the ALTCHA widget's payload for a challenge from /altcha/challenge. */
+export const ChallengeVerifyRequest = Type.Union([
+  Type.Object(
+    {
+      challenge_id: Type.String({ minLength: 1, maxLength: 256 }),
+      nonce: Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer({ minimum: 0 })]),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ altcha: Type.String({ minLength: 1, maxLength: 2048 }) }, { additionalProperties: false }),
+]);
 
 export const ChallengeVerifyResult = Type.Object({
   valid: Type.Boolean(),

@@ -40,7 +40,7 @@ export interface ChallengeVerification {
   verified_at?: string;
 }
 
-interface ParsedId {
+export interface ParsedId {
   salt: string;
   expiresAt: number;
   difficulty: number;
@@ -56,21 +56,21 @@ function powKey(secret: string): Buffer {
   return key;
 }
 
-function hmac(secret: string, text: string): Buffer {
+export function hmac(secret: string, text: string): Buffer {
   return createHmac('sha256', powKey(secret)).update(text).digest();
 }
 
-function body(siteId: string, salt: string, expiresAt: number, difficulty: number): string {
+export function body(siteId: string, salt: string, expiresAt: number, difficulty: number): string {
   return `${siteId}|${salt}|${expiresAt}|${difficulty}`;
 }
 
 /** The secret solution: derived, never stored. */
-function secretNumber(secret: string, signed: string, maxnumber: number): number {
+export function secretNumber(secret: string, signed: string, maxnumber: number): number {
   const bytes = hmac(secret, `n|${signed}`);
   return bytes.readUIntBE(0, 6) % (maxnumber + 1);
 }
 
-function parseId(id: string): ParsedId | undefined {
+export function parseId(id: string): ParsedId | undefined {
   // ch_<salt>.<expires base36>.<difficulty>.<mac>
   const m = /^ch_([0-9a-f]{24})\.([0-9a-z]{1,12})\.(\d{1,2})\.([A-Za-z0-9_-]{22})$/.exec(id);
   if (!m) return undefined;
@@ -128,34 +128,81 @@ export async function verifyChallenge(
   site: SitesTable,
   proof: { challenge_id: string; nonce: string | number },
 ): Promise<ChallengeVerification> {
+  return counted(ctx, await checkProof(ctx, site, proof));
+}
+
+/** The verification, counted in warden_challenges_total (solved, or the reason it failed). */
+export function counted(ctx: AppContext, verification: ChallengeVerification): ChallengeVerification {
+  serviceMetrics(ctx.metrics).challenge(
+    verification.valid ? 'solved' : (verification.reason ?? 'invalid_proof'),
+  );
+  return verification;
+}
+
+async function checkProof(
+  ctx: AppContext,
+  site: SitesTable,
+  proof: { challenge_id: string; nonce: string | number },
+): Promise<ChallengeVerification> {
   const id = typeof proof.challenge_id === 'string' ? proof.challenge_id : '';
-  const metrics = serviceMetrics(ctx.metrics);
-  const fail = (reason: ChallengeFailure): ChallengeVerification => {
-    metrics.challenge(reason);
-    return { valid: false, reason, challenge_id: id };
-  };
+  const fail = (reason: ChallengeFailure): ChallengeVerification => ({
+    valid: false,
+    reason,
+    challenge_id: id,
+  });
+  const checked = checkChallengeId(ctx, site, id);
+  if (typeof checked === 'string') return fail(checked);
+  const { parsed, signed } = checked;
+  const n = parseNonce(proof.nonce);
+  const maxnumber = 2 ** parsed.difficulty;
+  if (n === undefined || n !== secretNumber(ctx.secret, signed, maxnumber)) {
+    await countWrongAnswer(ctx, site, parsed);
+    return fail('invalid_proof');
+  }
+  return consumeChallenge(ctx, site, id, parsed);
+}
+
+/** The challenge named by `id`, when it was issued for this site and has not expired. */
+export function checkChallengeId(
+  ctx: AppContext,
+  site: SitesTable,
+  id: string,
+): { parsed: ParsedId; signed: string } | 'unknown_challenge' | 'expired' {
   const parsed = parseId(id);
-  if (!parsed || parsed.difficulty < 1 || parsed.difficulty > 26) return fail('unknown_challenge');
+  if (!parsed || parsed.difficulty < 1 || parsed.difficulty > 26) return 'unknown_challenge';
   const signed = body(site.id, parsed.salt, parsed.expiresAt, parsed.difficulty);
   const expectedTag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16);
   const givenTag = Buffer.from(id.slice(id.lastIndexOf('.') + 1), 'base64url');
   if (givenTag.length !== expectedTag.length || !timingSafeEqual(givenTag, expectedTag)) {
-    return fail('unknown_challenge');
+    return 'unknown_challenge';
   }
+  if (ctx.now() >= parsed.expiresAt) return 'expired';
+  return { parsed, signed };
+}
+
+function usedKeyOf(site: SitesTable, parsed: ParsedId): string {
+  return `pow:used:${site.id}:${parsed.salt}`;
+}
+
+/** A wrong answer; after MAX_WRONG_ANSWERS the challenge is burned. */
+export async function countWrongAnswer(ctx: AppContext, site: SitesTable, parsed: ParsedId): Promise<void> {
+  const wrong = await ctx.hotState.hit(`pow:wrong:${site.id}:${parsed.salt}`, CHALLENGE_TTL_MS);
+  if (wrong >= MAX_WRONG_ANSWERS) {
+    await ctx.hotState.claimOnce(usedKeyOf(site, parsed), parsed.expiresAt - ctx.now() + 60_000);
+  }
+}
+
+/** A correct answer: valid once, `already_used` after (across processes). */
+export async function consumeChallenge(
+  ctx: AppContext,
+  site: SitesTable,
+  id: string,
+  parsed: ParsedId,
+): Promise<ChallengeVerification> {
   const now = ctx.now();
-  if (now >= parsed.expiresAt) return fail('expired');
-  const usedKey = `pow:used:${site.id}:${parsed.salt}`;
-  const ttl = parsed.expiresAt - now + 60_000;
-  const n = parseNonce(proof.nonce);
-  const maxnumber = 2 ** parsed.difficulty;
-  if (n === undefined || n !== secretNumber(ctx.secret, signed, maxnumber)) {
-    const wrong = await ctx.hotState.hit(`pow:wrong:${site.id}:${parsed.salt}`, CHALLENGE_TTL_MS);
-    if (wrong >= MAX_WRONG_ANSWERS) await ctx.hotState.claimOnce(usedKey, ttl);
-    return fail('invalid_proof');
-  }
-  if (!(await ctx.hotState.claimOnce(usedKey, ttl))) return fail('already_used');
-  if (!(await recordUse(ctx, site.id, parsed))) return fail('already_used');
-  metrics.challenge('solved');
+  const used = { valid: false, reason: 'already_used' as const, challenge_id: id };
+  if (!(await ctx.hotState.claimOnce(usedKeyOf(site, parsed), parsed.expiresAt - now + 60_000))) return used;
+  if (!(await recordUse(ctx, site.id, parsed))) return used;
   return { valid: true, challenge_id: id, verified_at: new Date(now).toISOString() };
 }
 

@@ -1,5 +1,6 @@
 import { isbot } from 'isbot';
-import { type ChallengeFailure, verifyChallenge } from '../challenge/index.ts';
+import type { ChallengeFailure } from '../challenge/index.ts';
+import { verifyPowProof } from '../challenge/proof.ts';
 import {
   deviceIdFromStable,
   isRecord,
@@ -256,8 +257,10 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     ),
     nonce ? history.claimNonce(site.id, nonce) : true,
     pow && typeof pow.challenge_id === 'string' && powNonce !== undefined
-      ? verifyChallenge(ctx, site, { challenge_id: pow.challenge_id, nonce: powNonce })
-      : Promise.resolve(undefined),
+      ? verifyPowProof(ctx, site, { challenge_id: pow.challenge_id, nonce: powNonce })
+      : pow && typeof pow.altcha === 'string'
+        ? verifyPowProof(ctx, site, { altcha: pow.altcha })
+        : Promise.resolve(undefined),
     hardwareProfile,
   ]);
 

@@ -1,4 +1,5 @@
-import { issueChallenge, parseDifficulty, verifyChallenge } from '../../challenge/index.ts';
+import { issueChallenge, parseDifficulty } from '../../challenge/index.ts';
+import { verifyPowProof } from '../../challenge/proof.ts';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createEngine } from '../../scoring/engine.ts';
@@ -13,7 +14,7 @@ export function productionScoringServices(ctx: AppContext, identity?: IdentityCl
     registerFingerprint,
     parseDifficulty,
     issueChallenge: async (c, site, options) => ({ ...(await issueChallenge(c, site, options)) }),
-    verifyChallenge,
+    verifyChallenge: verifyPowProof,
   };
 }
 

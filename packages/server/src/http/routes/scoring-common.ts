@@ -39,7 +39,7 @@ export interface ScoringServices {
   verifyChallenge(
     ctx: AppContext,
     site: SitesTable,
-    body: { challenge_id: string; nonce: string | number },
+    body: { challenge_id: string; nonce: string | number } | { altcha: string },
   ): Promise<ChallengeVerification>;
 }
 

@@ -59,10 +59,36 @@ export function schemaDetails(check: TypeCheck<TSchema>, value: unknown, prefix:
   for (const error of check.Errors(value)) {
     if (seen.has(error.path)) continue;
     seen.add(error.path);
-    details.push({ path: detailPath(prefix, error.path), message: describe(error) });
+    const branch = error.type === ValueErrorType.Union ? closestBranch(error) : undefined;
+    if (branch) {
+      details.push(...schemaDetails(compile(branch), error.value, detailPath(prefix, error.path)));
+    } else {
+      details.push({ path: detailPath(prefix, error.path), message: describe(error) });
+    }
     if (details.length >= MAX_DETAILS) break;
   }
-  return details;
+  return details.slice(0, MAX_DETAILS);
+}
+
+/**
+ * For a union of object forms (e.g. `{challenge_id, nonce}` or `{altcha}`), the form the value
+ * meant: the one sharing most property names with it. Its own errors are more precise than
+ * "does not match any allowed form".
+ */
+function closestBranch(error: ValueError): TSchema | undefined {
+  const anyOf = (error.schema as { anyOf?: TSchema[] }).anyOf;
+  const value = error.value;
+  if (!anyOf || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const forms = anyOf.filter((s) => s.type === 'object' && typeof s.properties === 'object');
+  if (forms.length !== anyOf.length) return undefined;
+  const keys = Object.keys(value);
+  let best: TSchema | undefined;
+  let bestScore = 0;
+  for (const form of forms) {
+    const score = keys.filter((k) => Object.hasOwn(form.properties as object, k)).length;
+    if (score > bestScore) [best, bestScore] = [form, score];
+  }
+  return best;
 }
 
 export function validationFailed(details: ErrorDetail[]): ApiError {

@@ -7,6 +7,7 @@ import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
+import { registerAltchaRoute } from './altcha.ts';
 import { applyIdempotencyHeader } from './idempotency-header.ts';
 import { registerBatchRoutes } from './scoring-batch.ts';
 import {
@@ -74,6 +75,7 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
     registerBatchRoutes(app, ctx, services.engine, surface);
     registerToolRoutes(app, ctx, services, surface);
   }
+  registerAltchaRoute(app, ctx);
   const preflight = preflightHandler(ctx);
   for (const path of BROWSER_PATHS)
     app.options(`${ANTIBOT_PREFIX}${path}`, { schema: { hide: true } }, preflight);

@@ -1,0 +1,158 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Warden } from './client.ts';
+
+/**
+ * Server-side check of the official ALTCHA widget's payload (the base64 JSON it puts in the form
+ * field `altcha`). Two ways:
+ *
+ * - `{warden}`: the challenge came from Warden's `GET /api/antibot/altcha/challenge`. Shape,
+ *   expiry and the solution are checked here; the signature (keyed by Warden) and single use
+ *   (shared by every process) by Warden, in one /verify/challenge/verify call.
+ * - `{hmacKey, store}`: challenges you sign yourself (altcha-lib's `createChallenge` with your
+ *   HMAC key) while you migrate: everything is checked here, single use through `store`.
+ */
+export type AltchaFailure =
+  | 'malformed'
+  | 'unsupported_algorithm'
+  | 'expired'
+  | 'invalid_proof'
+  | 'invalid_signature'
+  | 'already_used'
+  | 'unknown_challenge';
+
+export type AltchaVerification =
+  | { valid: true; challenge: string; salt: string; number: number }
+  | { valid: false; reason: AltchaFailure };
+
+/** Remembers used challenges until they expire; `claim` is true the first time only. */
+export interface AltchaReplayStore {
+  claim(key: string, expiresAtMs: number): boolean | Promise<boolean>;
+}
+
+/** A store for one process (tests, a single instance); share one across processes otherwise. */
+export class MemoryAltchaReplayStore implements AltchaReplayStore {
+  private readonly used = new Map<string, number>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  claim(key: string, expiresAtMs: number): boolean {
+    const now = this.now();
+    for (const [k, until] of this.used) if (until <= now) this.used.delete(k);
+    if (this.used.has(key)) return false;
+    this.used.set(key, expiresAtMs);
+    return true;
+  }
+}
+
+export type AltchaVerifyOptions =
+  | { warden: Warden; now?: number }
+  | {
+      hmacKey: string;
+      store: AltchaReplayStore;
+      /** Reject a challenge whose salt has no `expires` parameter. Default true. */
+      requireExpires?: boolean;
+      /** Lifetime assumed for the replay store when the salt has no `expires`. Default 1 h. */
+      maxAgeMs?: number;
+      now?: number;
+    };
+
+interface Payload {
+  algorithm: string;
+  challenge: string;
+  number: number;
+  salt: string;
+  signature: string;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function decode(payload: unknown): Payload | undefined {
+  if (typeof payload !== 'string' || payload.length === 0 || payload.length > 4096) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const p = value as Record<string, unknown>;
+  const ok =
+    typeof p.algorithm === 'string' &&
+    typeof p.challenge === 'string' &&
+    HEX64.test(p.challenge) &&
+    typeof p.salt === 'string' &&
+    typeof p.signature === 'string' &&
+    typeof p.number === 'number' &&
+    Number.isSafeInteger(p.number) &&
+    p.number >= 0;
+  return ok ? (p as unknown as Payload) : undefined;
+}
+
+function expiresMsOf(salt: string): number | undefined {
+  const query = salt.indexOf('?');
+  if (query === -1) return undefined;
+  const expires = new URLSearchParams(salt.slice(query + 1)).get('expires');
+  return expires !== null && /^\d{1,12}$/.test(expires) ? Number(expires) * 1000 : undefined;
+}
+
+function equalHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+export function assertAltchaOptions(options: unknown): asserts options is AltchaVerifyOptions {
+  const o = options as Record<string, unknown> | undefined;
+  if (!o || typeof o !== 'object') {
+    throw new TypeError(
+      'verifyAltchaPayload(payload, options): options must be {warden} or {hmacKey, store}.',
+    );
+  }
+  if ('warden' in o) {
+    if (typeof (o.warden as Warden | undefined)?.verifyChallenge !== 'function') {
+      throw new TypeError('verifyAltchaPayload: options.warden must be a Warden client from @warden/node.');
+    }
+    return;
+  }
+  if (typeof o.hmacKey !== 'string' || o.hmacKey === '') {
+    throw new TypeError('verifyAltchaPayload: options.hmacKey is required (or pass options.warden).');
+  }
+  if (typeof (o.store as AltchaReplayStore | undefined)?.claim !== 'function') {
+    throw new TypeError(
+      'verifyAltchaPayload: options.store is required with hmacKey (single use), e.g. new MemoryAltchaReplayStore().',
+    );
+  }
+}
+
+/** Check a solved ALTCHA payload: shape, algorithm, expiry, solution, signature, single use. */
+export async function verifyAltchaPayload(
+  payload: unknown,
+  options: AltchaVerifyOptions,
+): Promise<AltchaVerification> {
+  assertAltchaOptions(options);
+  const p = decode(payload);
+  if (!p) return { valid: false, reason: 'malformed' };
+  if (p.algorithm.toUpperCase() !== 'SHA-256') return { valid: false, reason: 'unsupported_algorithm' };
+  const now = options.now ?? Date.now();
+  const expiresAt = expiresMsOf(p.salt);
+  if (expiresAt !== undefined && now >= expiresAt) return { valid: false, reason: 'expired' };
+  const solved = createHash('sha256').update(`${p.salt}${p.number}`).digest('hex');
+  if (!equalHex(solved, p.challenge)) return { valid: false, reason: 'invalid_proof' };
+  const ok = { valid: true as const, challenge: p.challenge, salt: p.salt, number: p.number };
+
+  if ('warden' in options) {
+    const result = await options.warden.verifyChallenge({ altcha: payload as string });
+    if (result.valid) return ok;
+    const reason =
+      result.reason === 'invalid_proof' ? 'invalid_signature' : (result.reason ?? 'invalid_proof');
+    return { valid: false, reason };
+  }
+
+  if (expiresAt === undefined && options.requireExpires !== false) return { valid: false, reason: 'expired' };
+  const expected = createHmac('sha256', options.hmacKey).update(p.challenge).digest('hex');
+  if (!HEX64.test(p.signature) || !equalHex(expected, p.signature)) {
+    return { valid: false, reason: 'invalid_signature' };
+  }
+  const until = expiresAt ?? now + (options.maxAgeMs ?? 3_600_000);
+  if (!(await options.store.claim(p.challenge, until))) return { valid: false, reason: 'already_used' };
+  return ok;
+}

@@ -1,0 +1,140 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { SitesTable } from '../storage/schema.ts';
+import {
+  type ChallengeVerification,
+  checkChallengeId,
+  consumeChallenge,
+  counted,
+  countWrongAnswer,
+  hmac,
+  issueChallenge,
+  secretNumber,
+} from './index.ts';
+
+/**
+ * The official ALTCHA widget against Warden's proof of work (docs/altcha.md). A Warden challenge
+ * in ALTCHA's own JSON: the salt is `<challenge_id>?expires=<unix s>` (ALTCHA reads `expires`
+ * from it), `challenge` = SHA-256(salt + n) for the same secret n, and `signature` = HMAC-SHA256
+ * of the challenge with a key of this site that only the server holds. The widget's payload
+ * (base64 JSON `{algorithm, challenge, number, salt, signature, took?}`) is then checked here:
+ * signature, expiry, solution, and single use shared with the plain challenge of the same id.
+ */
+export interface AltchaChallenge {
+  algorithm: 'SHA-256';
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
+
+/** Longest payload accepted (a real one is ~300 bytes). */
+export const MAX_ALTCHA_PAYLOAD = 2048;
+
+function altchaKey(ctx: AppContext, site: SitesTable): Buffer {
+  return hmac(ctx.secret, `altcha|${site.id}`);
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function signatureOf(ctx: AppContext, site: SitesTable, challenge: string): string {
+  return createHmac('sha256', altchaKey(ctx, site)).update(challenge).digest('hex');
+}
+
+export async function issueAltchaChallenge(
+  ctx: AppContext,
+  site: SitesTable,
+  options: { difficulty?: number | undefined; ip: string },
+): Promise<AltchaChallenge> {
+  const descriptor = await issueChallenge(ctx, site, options);
+  const expires = Math.floor(Date.parse(descriptor.expires_at) / 1000);
+  const salt = `${descriptor.challenge_id}?expires=${expires}`;
+  const checked = checkChallengeId(ctx, site, descriptor.challenge_id);
+  if (typeof checked === 'string') throw new Error(`a challenge just issued is ${checked}`);
+  const n = secretNumber(ctx.secret, checked.signed, descriptor.maxnumber);
+  const challenge = sha256Hex(salt + n);
+  return {
+    algorithm: 'SHA-256',
+    challenge,
+    maxnumber: descriptor.maxnumber,
+    salt,
+    signature: signatureOf(ctx, site, challenge),
+  };
+}
+
+interface AltchaPayload {
+  algorithm: string;
+  challenge: string;
+  number: number;
+  salt: string;
+  signature: string;
+}
+
+/** The widget's payload decoded, or undefined when it is not one. */
+export function decodeAltchaPayload(payload: unknown): AltchaPayload | undefined {
+  if (typeof payload !== 'string' || payload.length === 0 || payload.length > MAX_ALTCHA_PAYLOAD)
+    return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const p = value as Record<string, unknown>;
+  if (
+    typeof p.algorithm !== 'string' ||
+    typeof p.challenge !== 'string' ||
+    typeof p.salt !== 'string' ||
+    typeof p.signature !== 'string' ||
+    typeof p.number !== 'number' ||
+    !Number.isSafeInteger(p.number) ||
+    p.number < 0
+  ) {
+    return undefined;
+  }
+  return p as unknown as AltchaPayload;
+}
+
+function hexEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+}
+
+/** Check a solved ALTCHA payload; a valid one is consumed (single use, like verifyChallenge). */
+export async function verifyAltchaPayload(
+  ctx: AppContext,
+  site: SitesTable,
+  payload: unknown,
+): Promise<ChallengeVerification> {
+  return counted(ctx, await checkAltchaPayload(ctx, site, payload));
+}
+
+async function checkAltchaPayload(
+  ctx: AppContext,
+  site: SitesTable,
+  payload: unknown,
+): Promise<ChallengeVerification> {
+  const decoded = decodeAltchaPayload(payload);
+  const id = decoded ? (decoded.salt.split('?')[0] ?? '') : '';
+  const fail = (reason: ChallengeVerification['reason']): ChallengeVerification => ({
+    valid: false,
+    ...(reason ? { reason } : {}),
+    challenge_id: id,
+  });
+  if (decoded?.algorithm.toUpperCase() !== 'SHA-256') return fail('unknown_challenge');
+  const checked = checkChallengeId(ctx, site, id);
+  if (typeof checked === 'string') return fail(checked);
+  if (!/^[0-9a-f]{64}$/.test(decoded.challenge) || !/^[0-9a-f]{64}$/.test(decoded.signature)) {
+    return fail('invalid_proof');
+  }
+  if (!hexEqual(decoded.signature, signatureOf(ctx, site, decoded.challenge))) return fail('invalid_proof');
+  if (!hexEqual(sha256Hex(decoded.salt + decoded.number), decoded.challenge)) {
+    await countWrongAnswer(ctx, site, checked.parsed);
+    return fail('invalid_proof');
+  }
+  return consumeChallenge(ctx, site, id, checked.parsed);
+}
