@@ -131,17 +131,25 @@ export function desktopScript(
       const r = 120 * Math.sqrt(random());
       const theta = random() * 2 * Math.PI;
       const over = { x: to.x + r * Math.cos(theta), y: to.y + r * Math.sin(theta) };
-      tracePath(ghostPath(at, over, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>);
+      tracePath(
+        ghostPath(at, over, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
+      );
       sleep(between(20, 80));
       tracePath(
-        ghostPath(at, { ...to, width: box.width, height: box.height }, { spreadOverride: 10, useTimestamps: true }) as Array<{
+        ghostPath(
+          at,
+          { ...to, width: box.width, height: box.height },
+          { spreadOverride: 10, useTimestamps: true },
+        ) as Array<{
           x: number;
           y: number;
           timestamp: number;
         }>,
       );
     } else {
-      tracePath(ghostPath(at, to, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>);
+      tracePath(
+        ghostPath(at, to, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
+      );
     }
     move(to);
   };
@@ -155,7 +163,8 @@ export function desktopScript(
     else if (style === 'teleport') move(to);
     else {
       // A piece of a recorded trace mapped onto the segment (HumanScript.strokeTo) — a bot's or a person's.
-      const trace = style === 'human' ? traces.human[Math.floor(random() * traces.human.length)]! : botTrace();
+      const trace =
+        style === 'human' ? traces.human[Math.floor(random() * traces.human.length)]! : botTrace();
       human.lines.length = 0;
       (human as unknown as { at: Point }).at = at;
       human.strokeTo(to, trace);
@@ -186,8 +195,15 @@ export function desktopScript(
       human.type(text);
       lines.push(...human.lines);
     } else if (style === 'ghost') {
+      // What a "humanised" script does: each key held 30–90 ms, 50–180 ms between keys (uniform).
       for (const ch of text) {
-        lines.push(`type --delay 0 ${ch}`);
+        const shift = ch === '@' || /[A-Z]/.test(ch);
+        const keysym = ch === '@' ? '2' : ch === '.' ? 'period' : ch.toLowerCase();
+        if (shift) lines.push('keydown Shift_L');
+        lines.push(`keydown ${keysym}`);
+        sleep(between(30, 90));
+        lines.push(`keyup ${keysym}`);
+        if (shift) lines.push('keyup Shift_L');
         sleep(between(50, 180));
       }
     } else {

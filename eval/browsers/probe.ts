@@ -80,7 +80,7 @@ export interface ProbeReport {
 }
 
 /** The browser-side source (plain ES2020, no imports), served as `/probe.js`. */
-export const PROBE_JS = String.raw`(() => {
+export const PROBE_JS = `(() => {
   const run = new URL(document.currentScript.src).searchParams.get('run');
   const t0 = performance.now();
   const median = (a) => { if (!a.length) return null; const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
@@ -180,7 +180,8 @@ export const PROBE_JS = String.raw`(() => {
     for (let i = 1; i < keys.downStamps.length; i++) gaps.push(keys.downStamps[i] - keys.downStamps[i - 1]);
     const w = await workerView;
     const p = pageView();
-    const mismatches = w.error ? [] : Object.keys(p).filter((k) => String(p[k]) !== String(w[k])).map((k) => k + ': ' + p[k] + ' | ' + w[k]);
+    // webdriver is not on WorkerNavigator: compared values only.
+    const mismatches = w.error ? [] : Object.keys(p).filter((k) => k !== 'webdriver').filter((k) => String(p[k]) !== String(w[k])).map((k) => k + ': ' + p[k] + ' | ' + w[k]);
     const round = (v) => (v === null ? null : Math.round(v * 10) / 10);
     post('/probe', {
       ua: navigator.userAgent, webdriver: navigator.webdriver ?? null,

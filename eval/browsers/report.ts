@@ -6,7 +6,10 @@ function counts(values: Array<string | undefined>, keys: readonly string[]): str
   return keys.map((k) => values.filter((v) => v === k).length).join('/');
 }
 
-function topRules(outcomes: VisitOutcome[], pick: (o: VisitOutcome) => Array<{ rule: string }> | undefined): string {
+function topRules(
+  outcomes: VisitOutcome[],
+  pick: (o: VisitOutcome) => Array<{ rule: string }> | undefined,
+): string {
   const n = new Map<string, number>();
   for (const o of outcomes) for (const s of pick(o) ?? []) n.set(s.rule, (n.get(s.rule) ?? 0) + 1);
   return [...n.entries()]
@@ -59,7 +62,10 @@ export function summary(setups: Setup[], outcomes: VisitOutcome[]): string {
   const botdBots = outcomes.filter((o) => !isPerson(o) && o.botd?.bot).length;
   const friction = people.filter((o) => ['review', 'challenge'].includes(o.verify?.action ?? '')).length;
   const blocked = people.filter(
-    (o) => o.verify?.action === 'block' || o.verify?.classification === 'bot' || o.collect?.classification === 'bot',
+    (o) =>
+      o.verify?.action === 'block' ||
+      o.verify?.classification === 'bot' ||
+      o.collect?.classification === 'bot',
   ).length;
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)} %`);
   const failed = outcomes.filter((o) => !o.verify).length;

@@ -71,7 +71,12 @@ try {
     warden = await startWarden(shop);
     try {
       for (let run = 0; run < runs && !stopping; run++) {
-        const o = await visit(setup, run, { shop, warden, display, timeoutMs: Number(values['visit-timeout']) });
+        const o = await visit(setup, run, {
+          shop,
+          warden,
+          display,
+          timeoutMs: Number(values['visit-timeout']),
+        });
         outcomes.push(o);
         const v = o.verify;
         console.info(
@@ -94,7 +99,10 @@ try {
 
 const version = (() => {
   try {
-    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(CHROMIUM, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return '';
   }

@@ -37,9 +37,27 @@ export const SETUPS: Setup[] = [
       ),
     ),
   ),
-  { id: 'xdotool-straight', label: 'plain chromium, xdotool straight lines', kind: 'desktop', style: 'straight', person: false },
-  { id: 'xdotool-ghost', label: 'plain chromium, xdotool ghost-cursor paths', kind: 'desktop', style: 'ghost', person: false },
-  { id: 'xdotool-teleport', label: 'plain chromium, xdotool teleport + click', kind: 'desktop', style: 'teleport', person: false },
+  {
+    id: 'xdotool-straight',
+    label: 'plain chromium, xdotool straight lines',
+    kind: 'desktop',
+    style: 'straight',
+    person: false,
+  },
+  {
+    id: 'xdotool-ghost',
+    label: 'plain chromium, xdotool ghost-cursor paths',
+    kind: 'desktop',
+    style: 'ghost',
+    person: false,
+  },
+  {
+    id: 'xdotool-teleport',
+    label: 'plain chromium, xdotool teleport + click',
+    kind: 'desktop',
+    style: 'teleport',
+    person: false,
+  },
   {
     id: 'xdotool-replay-pynput',
     label: 'plain chromium, replayed bot (pynput)',
@@ -56,14 +74,20 @@ export const SETUPS: Setup[] = [
     botTraces: 'circles_bot_pyhm',
     person: false,
   },
-  { id: 'person-pc1', label: 'person: replayed circles_human_pc1', kind: 'desktop', style: 'human', person: true },
+  {
+    id: 'person-pc1',
+    label: 'person: replayed circles_human_pc1',
+    kind: 'desktop',
+    style: 'human',
+    person: true,
+  },
 ];
 
 /** Setups whose id matches one of `patterns` (substring or `*` glob); all when there is none. */
 export function selectSetups(patterns: readonly string[]): Setup[] {
   if (patterns.length === 0) return SETUPS;
-  const res = patterns.map((p) => new RegExp(`^${p.split('*').map(escape).join('.*')}$`));
+  const res = patterns.map((p) => new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`));
   return SETUPS.filter((s) => patterns.some((p, i) => s.id.includes(p) || res[i]!.test(s.id)));
 }
 
-const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');

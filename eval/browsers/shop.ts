@@ -158,7 +158,9 @@ export async function startShop(ports: readonly number[]): Promise<Shop> {
     try {
       if (req.method === 'GET' && url.pathname === '/login') {
         if (!site) throw new Error('the shop has no Warden site yet');
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...noStore }).end(page(site, integrity, run));
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...noStore })
+          .end(page(site, integrity, run));
         return;
       }
       if (req.method === 'GET' && url.pathname === '/probe.js') {

@@ -41,7 +41,11 @@ export async function startWarden(shop: Shop): Promise<Warden> {
       method: 'PATCH',
       body: JSON.stringify({ allowedOrigins: [...site.allowedOrigins, shop.origin] }),
     });
-    await shop.use({ baseUrl: server.baseUrl, siteKey: server.demo.siteKey, secretKey: server.demo.secretKey });
+    await shop.use({
+      baseUrl: server.baseUrl,
+      siteKey: server.demo.siteKey,
+      secretKey: server.demo.secretKey,
+    });
     return { server, api: (p) => api(p) };
   } catch (err) {
     await server.stop();
@@ -51,6 +55,7 @@ export async function startWarden(shop: Shop): Promise<Warden> {
 
 export interface BrowserDecision {
   id: string;
+  deviceId: string | null;
   classification: string;
   action: string;
   riskScore: number;
@@ -110,7 +115,9 @@ export function reap(marker: string): number {
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([
     p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no result in ${ms} ms`)), ms).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: no result in ${ms} ms`)), ms).unref(),
+    ),
   ]);
 
 /** One visit of `setup` to the shop: log in, let the backend call /verify, gather every verdict. */
@@ -118,7 +125,10 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
   const started = Date.now();
   const id = `${setup.id}-${run}-${Math.random().toString(36).slice(2, 8)}`;
   const marker = `--warden-eval-visit=${id}`;
-  const creds = { email: `shopper${run}.${setup.id.replace(/[^a-z]/g, '')}@example.com`, password: 'Tr0mbone8sunset' };
+  const creds = {
+    email: `shopper${run}.${setup.id.replace(/[^a-z]/g, '')}@example.com`,
+    password: 'Tr0mbone8sunset',
+  };
   const outcome: VisitOutcome = { setup: setup.id, run, tokenSent: false, ms: 0 };
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
@@ -138,7 +148,9 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
         } else {
           const display = env.display;
           if (!display) throw new Error('a desktop setup needs the Xvfb display');
-          const browser = launchPlainChromium(display, env.shop.url(id), { width: 1280, height: 1000 }, [marker]);
+          const browser = launchPlainChromium(display, env.shop.url(id), { width: 1280, height: 1000 }, [
+            marker,
+          ]);
           cleanups.push(() => browser.stop());
           const { layout } = await env.shop.waitFor(id, ['layout'], 30_000);
           if (!layout) throw new Error(`the page reported no layout: ${browser.output().slice(-400)}`);
@@ -173,6 +185,7 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
         const d = await env.warden.api<BrowserDecision>(`/api/decisions/${record.verify.browserRequestId}`);
         outcome.collect = {
           id: d.id,
+          deviceId: d.deviceId,
           classification: d.classification,
           action: d.action,
           riskScore: d.riskScore,
