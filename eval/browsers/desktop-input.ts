@@ -1,0 +1,236 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { path as ghostPath } from 'ghost-cursor';
+import { XVFB } from '../../e2e/support/desktop.ts';
+import { type Box, HumanScript, type Point, type Trace } from '../../e2e/support/human-input.ts';
+import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+import type { Layout, Rect } from './shop.ts';
+
+/**
+ * OS-level input for a plain chromium on Xvfb (no CDP): xdotool scripts that move like each
+ * adversary does — straight constant-speed lines, ghost-cursor's Bezier paths, a teleport to the
+ * field, a recorded bot trace — or like a recorded person. Keys: uniform intervals for the bots
+ * (what `xdotool type --delay` does), randomised uniform ranges for ghost-cursor users, human
+ * dwell and gaps for the person (HumanScript).
+ */
+
+export interface Display {
+  display: string;
+  width: number;
+  height: number;
+  stop(): Promise<void>;
+}
+
+/** Xvfb on the first free display number of `numbers` (the lock file tells which are taken). */
+export async function startXvfbIn(numbers: readonly number[], width = 1280, height = 1024): Promise<Display> {
+  for (const n of numbers) {
+    if (fs.existsSync(`/tmp/.X${n}-lock`)) continue;
+    const child: ChildProcess = spawn(
+      XVFB,
+      [`:${n}`, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'],
+      { stdio: 'ignore', detached: true },
+    );
+    const up = await new Promise<boolean>((resolve) => {
+      const started = Date.now();
+      const poll = () => {
+        if (child.exitCode !== null) return resolve(false);
+        if (fs.existsSync(`/tmp/.X11-unix/X${n}`)) return resolve(true);
+        if (Date.now() - started > 10_000) return resolve(false);
+        setTimeout(poll, 100);
+      };
+      poll();
+    });
+    if (!up) {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      continue;
+    }
+    return {
+      display: `:${n}`,
+      width,
+      height,
+      async stop() {
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          return;
+        }
+        for (let i = 0; i < 30 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+        if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      },
+    };
+  }
+  throw new Error(`no free X display in :${numbers[0]}–:${numbers[numbers.length - 1]}`);
+}
+
+/** The page's rectangles in screen pixels, from the layout the page reported. */
+export function screenLayout(l: Layout) {
+  const left = l.screenX + (l.outerWidth - l.innerWidth) / 2;
+  const top = l.screenY + l.outerHeight - l.innerHeight;
+  const box = (r: Rect): Box => ({ x: r.x + left, y: r.y + top, width: r.width, height: r.height });
+  return {
+    content: { x: left, y: top, width: l.innerWidth, height: l.innerHeight },
+    email: box(l.email),
+    password: box(l.password),
+    submit: box(l.submit),
+  };
+}
+export type ScreenLayout = ReturnType<typeof screenLayout>;
+
+export type DesktopStyle = 'straight' | 'ghost' | 'teleport' | 'replay_bot' | 'human';
+
+/** An xdotool script that logs in on the shop page with the given input style. */
+export function desktopScript(
+  style: DesktopStyle,
+  layout: ScreenLayout,
+  creds: { email: string; password: string },
+  seed: number,
+  traces: { human: Trace[]; bot: Trace[] },
+): string[] {
+  const random = mulberry32(seed);
+  const between = (lo: number, hi: number) => lo + (hi - lo) * random();
+  const aim = (b: Box, spread = 0.3): Point => ({
+    x: b.x + b.width * (0.5 + between(-spread, spread) / 2),
+    y: b.y + b.height * (0.5 + between(-spread, spread) / 2),
+  });
+  const start: Point = {
+    x: Math.round(layout.content.x + between(100, 600)),
+    y: Math.round(layout.content.y + between(300, 600)),
+  };
+  const lines: string[] = [`mousemove ${start.x} ${start.y}`, 'sleep 0.4'];
+  let at = start;
+  const sleep = (ms: number) => {
+    if (ms > 0) lines.push(`sleep ${(ms / 1000).toFixed(4)}`);
+  };
+  const move = (p: Point) => {
+    const q = { x: Math.round(p.x), y: Math.round(p.y) };
+    if (q.x !== at.x || q.y !== at.y) lines.push(`mousemove ${q.x} ${q.y}`);
+    at = q;
+  };
+  /** Constant speed (1 px/ms), a sample every 10 ms, on the straight line. */
+  const straightTo = (to: Point) => {
+    const d = Math.hypot(to.x - at.x, to.y - at.y);
+    const steps = Math.max(1, Math.round(d / 10));
+    const from = at;
+    for (let i = 1; i <= steps; i++) {
+      move({ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps });
+      sleep(10);
+    }
+  };
+  /** ghost-cursor's own path (Bezier, Fitts's-law step count, its timestamps), with its overshoot. */
+  const ghostTo = (to: Point, box: Box) => {
+    const tracePath = (pts: Array<{ x: number; y: number; timestamp?: number }>) => {
+      let prev = pts[0]?.timestamp ?? 0;
+      for (const p of pts) {
+        sleep(Math.min(60, (p.timestamp ?? prev) - prev));
+        prev = p.timestamp ?? prev;
+        move(p);
+      }
+    };
+    const far = Math.hypot(to.x - at.x, to.y - at.y) > 500; // ghost-cursor's default overshootThreshold
+    if (far) {
+      const r = 120 * Math.sqrt(random());
+      const theta = random() * 2 * Math.PI;
+      const over = { x: to.x + r * Math.cos(theta), y: to.y + r * Math.sin(theta) };
+      tracePath(
+        ghostPath(at, over, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
+      );
+      sleep(between(20, 80));
+      tracePath(
+        ghostPath(
+          at,
+          { ...to, width: box.width, height: box.height },
+          { spreadOverride: 10, useTimestamps: true },
+        ) as Array<{
+          x: number;
+          y: number;
+          timestamp: number;
+        }>,
+      );
+    } else {
+      tracePath(
+        ghostPath(at, to, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
+      );
+    }
+    move(to);
+  };
+  const human = new HumanScript(seed);
+  const botTrace = () => traces.bot[Math.floor(random() * traces.bot.length)]!;
+
+  const goTo = (box: Box) => {
+    const to = aim(box, style === 'teleport' ? 0 : 0.3);
+    if (style === 'straight') straightTo(to);
+    else if (style === 'ghost') ghostTo(to, box);
+    else if (style === 'teleport') move(to);
+    else {
+      // A piece of a recorded trace mapped onto the segment (HumanScript.strokeTo) — a bot's or a person's.
+      const trace =
+        style === 'human' ? traces.human[Math.floor(random() * traces.human.length)]! : botTrace();
+      human.lines.length = 0;
+      (human as unknown as { at: Point }).at = at;
+      human.strokeTo(to, trace);
+      lines.push(...human.lines);
+      at = { x: Math.round(to.x), y: Math.round(to.y) };
+      const last = [...human.lines].reverse().find((l) => l.startsWith('mousemove'));
+      if (last) {
+        const [, x, y] = last.split(' ');
+        at = { x: Number(x), y: Number(y) };
+      }
+    }
+  };
+  const click = () => {
+    if (style === 'human' || style === 'ghost') {
+      sleep(between(80, 220));
+      lines.push('mousedown 1');
+      sleep(between(70, 140));
+      lines.push('mouseup 1');
+      sleep(between(150, 400));
+    } else {
+      lines.push('click 1');
+      sleep(200);
+    }
+  };
+  const type = (text: string) => {
+    if (style === 'human') {
+      human.lines.length = 0;
+      human.type(text);
+      lines.push(...human.lines);
+    } else if (style === 'ghost') {
+      // What a "humanised" script does: each key held 30–90 ms, 50–180 ms between keys (uniform).
+      for (const ch of text) {
+        const shift = ch === '@' || /[A-Z]/.test(ch);
+        const keysym = ch === '@' ? '2' : ch === '.' ? 'period' : ch.toLowerCase();
+        if (shift) lines.push('keydown Shift_L');
+        lines.push(`keydown ${keysym}`);
+        sleep(between(30, 90));
+        lines.push(`keyup ${keysym}`);
+        if (shift) lines.push('keyup Shift_L');
+        sleep(between(50, 180));
+      }
+    } else {
+      lines.push(`type --delay 90 ${text}`);
+      sleep(150);
+    }
+  };
+
+  if (style === 'human') {
+    // Look around the page first, as the recorded person did.
+    const look = traces.human.slice(0, 2);
+    human.lines.length = 0;
+    for (const t of look) human.replay(t, layout.content).sleep(between(250, 600));
+    lines.push(...human.lines);
+    const last = [...human.lines].reverse().find((l) => l.startsWith('mousemove'));
+    if (last) {
+      const [, x, y] = last.split(' ');
+      at = { x: Number(x), y: Number(y) };
+    }
+  }
+  goTo(layout.email);
+  click();
+  type(creds.email);
+  goTo(layout.password);
+  click();
+  type(creds.password);
+  goTo(layout.submit);
+  click();
+  return lines;
+}

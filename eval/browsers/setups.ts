@@ -1,0 +1,93 @@
+import type { DesktopStyle } from './desktop-input.ts';
+import type { Kit, KitInput } from './kits.ts';
+
+/** One adversary (or person) of the benchmark. */
+export type Setup =
+  | { id: string; label: string; kind: 'kit'; kit: Kit; headless: boolean; input: KitInput; person: false }
+  | {
+      id: string;
+      label: string;
+      kind: 'desktop';
+      style: DesktopStyle;
+      /** For `replay_bot`: which recorded bot of fixtures/mouse-dev. */
+      botTraces?: 'circles_bot_pynput' | 'circles_bot_pyhm';
+      person: boolean;
+    };
+
+const KITS: Array<[Kit, string]> = [
+  ['playwright', 'Playwright'],
+  ['stealth', 'playwright-extra stealth'],
+  ['patchright', 'patchright-core'],
+  ['rebrowser', 'rebrowser-playwright-core'],
+];
+
+export const SETUPS: Setup[] = [
+  ...KITS.flatMap(([kit, name]) =>
+    [true, false].flatMap((headless) =>
+      (['fill', 'ghost'] as const).map(
+        (input): Setup => ({
+          id: `${kit}-${headless ? 'headless' : 'headful'}-${input}`,
+          label: `${name}, ${headless ? 'headless' : 'headful (Xvfb)'}, ${input === 'fill' ? 'fill' : 'ghost-cursor'}`,
+          kind: 'kit',
+          kit,
+          headless,
+          input,
+          person: false,
+        }),
+      ),
+    ),
+  ),
+  {
+    id: 'xdotool-straight',
+    label: 'plain chromium, xdotool straight lines',
+    kind: 'desktop',
+    style: 'straight',
+    person: false,
+  },
+  {
+    id: 'xdotool-ghost',
+    label: 'plain chromium, xdotool ghost-cursor paths',
+    kind: 'desktop',
+    style: 'ghost',
+    person: false,
+  },
+  {
+    id: 'xdotool-teleport',
+    label: 'plain chromium, xdotool teleport + click',
+    kind: 'desktop',
+    style: 'teleport',
+    person: false,
+  },
+  {
+    id: 'xdotool-replay-pynput',
+    label: 'plain chromium, replayed bot (pynput)',
+    kind: 'desktop',
+    style: 'replay_bot',
+    botTraces: 'circles_bot_pynput',
+    person: false,
+  },
+  {
+    id: 'xdotool-replay-pyhm',
+    label: 'plain chromium, replayed bot (pyHM)',
+    kind: 'desktop',
+    style: 'replay_bot',
+    botTraces: 'circles_bot_pyhm',
+    person: false,
+  },
+  {
+    id: 'person-pc1',
+    label: 'person: replayed circles_human_pc1',
+    kind: 'desktop',
+    style: 'human',
+    person: true,
+  },
+];
+
+/** Setups whose id matches one of `patterns` (substring or `*` glob); all when there is none. */
+export function selectSetups(patterns: readonly string[]): Setup[] {
+  if (patterns.length === 0) return SETUPS;
+  const res = patterns.map((p) => new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`));
+  return SETUPS.filter((s) => patterns.some((p, i) => s.id.includes(p) || res[i]!.test(s.id)));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
