@@ -3,6 +3,7 @@ import type { Plan, Role } from '../lib/permissions.ts';
 
 // Answers the server defines as TypeScript types: imported for their types only (erased from the
 // bundle), so they cannot drift from what the server sends.
+export type { EntitySummary } from '../../../server/src/entities/summary.ts';
 export type { Cluster } from '../../../server/src/http/routes/clusters.ts';
 export type { BacktestResult } from '../../../server/src/rules/backtest.ts';
 export type { SsoConfigView as SsoConfig } from '../../../server/src/sso/config-store.ts';
@@ -85,6 +86,9 @@ export interface DecisionSummary {
   ipAddress: string;
   userAgent: string;
   deviceId: string;
+  paymentHash: string | null;
+  promoCode: string | null;
+  clusterId: string | null;
   riskScore: number;
   riskLevel: string;
   classification: Classification;
@@ -98,8 +102,6 @@ export interface DecisionSummary {
 }
 
 export interface DecisionDetail extends DecisionSummary {
-  paymentHash: string | null;
-  promoCode: string | null;
   orderAmount: number | null;
   evidence: Record<string, unknown>;
   features: Record<string, unknown>;
