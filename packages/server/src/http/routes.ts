@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { IdentityClusters } from '../scoring/identity.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
@@ -39,6 +40,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     webhookRoutes,
     ssoConfigRoutes,
     ssoSamlRoutes,
+    auditRoutes,
   ];
   for (const area of areas) await app.register(async (scope) => area(scope, ctx));
 }
