@@ -3,6 +3,7 @@ import type { Plan, Role } from '../lib/permissions.ts';
 
 // Answers the server defines as TypeScript types: imported for their types only (erased from the
 // bundle), so they cannot drift from what the server sends.
+export type { AuditView as AuditEntry } from '../../../server/src/audit/log.ts';
 export type { EntitySummary } from '../../../server/src/entities/summary.ts';
 export type { Cluster } from '../../../server/src/http/routes/clusters.ts';
 export type { BacktestResult } from '../../../server/src/rules/backtest.ts';
@@ -222,4 +223,9 @@ export interface SsoUpdate {
   metadataXml?: string;
   defaultRole: Role;
   ssoRequired: boolean;
+}
+
+export interface AuditPage {
+  items: import('../../../server/src/audit/log.ts').AuditView[];
+  nextCursor: string | null;
 }
