@@ -4,7 +4,7 @@ export function changes(before: unknown, after: unknown): string[] {
   const a = (after ?? {}) as Record<string, unknown>;
   const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter(
-    (k) => k !== 'updatedAt' && k !== 'createdAt',
+    (k) => !['updatedAt', 'createdAt', 'id', 'siteId'].includes(k),
   );
   if (before === null || before === undefined) return keys.map((k) => `${k}: ${show(a[k])}`);
   if (after === null || after === undefined) return keys.map((k) => `${k}: ${show(b[k])}`);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api } from '../api/client.ts';
 import type { AuditEntry, AuditPage } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
+import { Field } from '../components/Field.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
 import { useAction } from '../hooks/useAction.ts';
@@ -75,16 +76,17 @@ function AuditList({ workspaceId }: { workspaceId: string }) {
   const items = [...(first.data?.items ?? []), ...more];
   return (
     <>
-      <div className="toolbar">
-        <label htmlFor="audit-action">Action</label>
-        <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
-          <option value="">Any</option>
-          {ACTIONS.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
-        </select>
+      <div className="audit-filter">
+        <Field id="audit-action" label="Action">
+          <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
+            <option value="">Any</option>
+            {ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </Field>
       </div>
       {first.loading && !first.data ? <Loading label="Loading the audit log…" /> : null}
       <ErrorMessage error={first.error} title="Could not load the audit log" />
