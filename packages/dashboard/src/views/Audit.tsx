@@ -26,6 +26,14 @@ const ACTIONS = [
   'sso.update',
 ];
 
+/** A readable name for the target: a rule's or list's name, a member's e-mail. */
+function targetName(e: AuditEntry): string | null {
+  const state = (e.after ?? e.before ?? {}) as { name?: unknown; email?: unknown };
+  const name =
+    typeof state.name === 'string' ? state.name : typeof state.email === 'string' ? state.email : null;
+  return name ? `${e.targetType} ${name}` : null;
+}
+
 function Row({ e }: { e: AuditEntry }) {
   const lines = changes(e.before, e.after);
   return (
@@ -35,8 +43,8 @@ function Row({ e }: { e: AuditEntry }) {
       <td data-label="Action">
         <code>{e.action}</code>
       </td>
-      <td data-label="Target" className="mono truncate" title={e.targetId}>
-        {e.targetId}
+      <td data-label="Target" className="truncate" title={e.targetId}>
+        {targetName(e) ?? <span className="mono">{e.targetId}</span>}
       </td>
       <td data-label="Change" className="audit-change">
         {lines.length === 0 ? (
