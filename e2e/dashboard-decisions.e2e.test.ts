@@ -91,7 +91,8 @@ describe.skipIf(!chromiumAvailable())('dashboard in chromium', { timeout: 90_000
   it('opens a decision whose signal bars add up to its risk score, and labels it', async () => {
     for (const account of ['e2e-bot', 'e2e-live@example.com']) {
       await go(page, 'decisions');
-      await page.locator('tr', { hasText: account }).first().getByRole('link').click();
+      // The time links to the decision (the other links pivot on its entities).
+      await page.locator('tr', { hasText: account }).first().locator('td[data-col=time] a').click();
       await page.locator('[data-testid=risk-score]').waitFor();
       const scores = await page
         .locator('[data-testid=signal-score]')
@@ -114,7 +115,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in chromium', { timeout: 90_000
     await page
       .locator('tr', { hasText: 'e2e-cluster-b' })
       .filter({ hasText: 'checkout' })
-      .getByRole('link')
+      .locator('td[data-col=time] a')
       .click();
     await page.locator('[data-testid=risk-score]').waitFor();
     await shoot(page, '03-decision');

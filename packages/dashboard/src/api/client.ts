@@ -68,7 +68,31 @@ export async function request<T>(method: string, path: string, options: Options 
   return (body as { data: T }).data;
 }
 
+/** A non-enveloped file (an export) as a Blob; errors arrive in the envelope as usual. */
+async function download(path: string, query?: Query): Promise<Blob> {
+  const headers: Record<string, string> = {};
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { headers, credentials: 'omit' });
+  } catch (err) {
+    throw networkError(err);
+  }
+  if (response.ok) return response.blob();
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  const error = errorFromResponse(response.status, body, response.headers.get('retry-after'));
+  if (error.isUnauthorized && accessToken) onUnauthorized(error);
+  throw error;
+}
+
 export const api = {
+  download,
   get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
     request<T>('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) }),
   post: <T>(path: string, body?: unknown, query?: Query) =>

@@ -3,6 +3,8 @@ import type { Plan, Role } from '../lib/permissions.ts';
 
 // Answers the server defines as TypeScript types: imported for their types only (erased from the
 // bundle), so they cannot drift from what the server sends.
+export type { AuditView as AuditEntry } from '../../../server/src/audit/log.ts';
+export type { EntitySummary } from '../../../server/src/entities/summary.ts';
 export type { Cluster } from '../../../server/src/http/routes/clusters.ts';
 export type { BacktestResult } from '../../../server/src/rules/backtest.ts';
 export type { SsoConfigView as SsoConfig } from '../../../server/src/sso/config-store.ts';
@@ -85,6 +87,9 @@ export interface DecisionSummary {
   ipAddress: string;
   userAgent: string;
   deviceId: string;
+  paymentHash: string | null;
+  promoCode: string | null;
+  clusterId: string | null;
   riskScore: number;
   riskLevel: string;
   classification: Classification;
@@ -98,8 +103,6 @@ export interface DecisionSummary {
 }
 
 export interface DecisionDetail extends DecisionSummary {
-  paymentHash: string | null;
-  promoCode: string | null;
   orderAmount: number | null;
   evidence: Record<string, unknown>;
   features: Record<string, unknown>;
@@ -221,4 +224,9 @@ export interface SsoUpdate {
   metadataXml?: string;
   defaultRole: Role;
   ssoRequired: boolean;
+}
+
+export interface AuditPage {
+  items: import('../../../server/src/audit/log.ts').AuditView[];
+  nextCursor: string | null;
 }

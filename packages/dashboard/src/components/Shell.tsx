@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../app-state.tsx';
+import type { Operation } from '../lib/permissions.ts';
 import type { Route } from '../lib/router.ts';
 import { href } from '../lib/router.ts';
+import { AuditView } from '../views/Audit.tsx';
 import { ClusterView } from '../views/Cluster.tsx';
 import { DecisionDetailView } from '../views/DecisionDetail.tsx';
 import { DecisionsView } from '../views/Decisions.tsx';
@@ -24,6 +26,8 @@ interface NavItem {
   /** Also active on these routes. */
   also?: Route['name'][];
   ownerOnly?: boolean;
+  /** Shown only when the role may do this. */
+  needs?: Operation;
 }
 
 const NAV: NavItem[] = [
@@ -35,6 +39,7 @@ const NAV: NavItem[] = [
   { name: 'webhooks', label: 'Webhooks', path: href('webhooks'), ownerOnly: true },
   { name: 'members', label: 'Members', path: href('members'), ownerOnly: true },
   { name: 'sso', label: 'Single sign-on', path: href('sso'), ownerOnly: true },
+  { name: 'audit', label: 'Audit log', path: href('audit'), needs: 'audit.read' },
 ];
 
 function View({ route }: { route: Route }) {
@@ -61,6 +66,8 @@ function View({ route }: { route: Route }) {
       return <MembersView />;
     case 'sso':
       return <SsoView />;
+    case 'audit':
+      return <AuditView />;
     default:
       return (
         <section>
@@ -86,7 +93,9 @@ export function Shell({ route }: { route: Route }) {
     else mainRef.current?.focus({ preventScroll: true });
   }, [route.name, (route as { id?: string | null }).id]);
 
-  const items = NAV.filter((item) => !item.ownerOnly || app.can('webhooks.manage'));
+  const items = NAV.filter(
+    (item) => (!item.ownerOnly || app.can('webhooks.manage')) && (!item.needs || app.can(item.needs)),
+  );
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -13,6 +13,7 @@ export type Route =
   | { name: 'webhooks' }
   | { name: 'members' }
   | { name: 'sso' }
+  | { name: 'audit' }
   | { name: 'sign-in' }
   | { name: 'sso-callback' }
   | { name: 'not-found'; path: string };
@@ -25,6 +26,7 @@ const SIMPLE = [
   'webhooks',
   'members',
   'sso',
+  'audit',
   'sign-in',
   'sso-callback',
 ];

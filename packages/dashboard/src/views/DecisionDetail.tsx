@@ -1,28 +1,43 @@
+import type { ReactNode } from 'react';
 import { api } from '../api/client.ts';
 import type { DecisionDetail } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ClusterSummary } from '../components/ClusterSummary.tsx';
+import { EntityLink } from '../components/EntitySummary.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
 import { SignalBars } from '../components/SignalBars.tsx';
 import { ErrorMessage, Loading } from '../components/Status.tsx';
 import { useAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
+import { type EntityKind, emailDomainOf, networkOf } from '../lib/entities.ts';
 import { formatDateTime, formatMs, formatNumber } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 
 function Facts({ d }: { d: DecisionDetail }) {
-  const rows: Array<[string, string]> = [
+  const entity = (kind: EntityKind, value: string | null, label?: string) =>
+    value ? (
+      <EntityLink kind={kind} value={value} siteId={d.siteId} summary {...(label ? { label } : {})} />
+    ) : (
+      '–'
+    );
+  const network = networkOf(d.ipAddress);
+  const subnet = typeof d.features.subnet === 'string' && d.features.subnet ? d.features.subnet : network;
+  const domain = d.email ? emailDomainOf(d.email) : null;
+  const rows: Array<[string, ReactNode]> = [
     ['Time', formatDateTime(d.createdAt)],
     ['Event', d.eventType.replace(/_/g, ' ')],
-    ['Account', d.accountId],
-    ['E-mail', d.email ?? '–'],
-    ['IP address', d.ipAddress || '–'],
-    ['Device id', d.deviceId || '– (no device evidence)'],
+    ['Account', entity('accountId', d.accountId)],
+    ['E-mail', entity('email', d.email)],
+    ['E-mail domain', entity('emailDomain', domain)],
+    ['IP address', entity('ip', d.ipAddress)],
+    ['Network', network ? entity('ipPrefix', network, subnet ?? network) : '–'],
+    ['Device id', d.deviceId ? entity('deviceId', d.deviceId) : '– (no device evidence)'],
     ['User agent', d.userAgent || '–'],
     ['Order amount', d.orderAmount === null ? '–' : formatNumber(d.orderAmount, 2)],
-    ['Payment hash', d.paymentHash ?? '–'],
-    ['Promo code', d.promoCode ?? '–'],
+    ['Payment hash', entity('paymentHash', d.paymentHash)],
+    ['Promo code', entity('promoCode', d.promoCode)],
+    ['Cluster', entity('clusterId', d.clusterId)],
     ['Risk level', d.riskLevel],
     ['Scoring time', formatMs(d.decisionMs)],
     ['Rule set', d.rulesetVersion],

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
 import {
   ACTIONS,
@@ -8,6 +8,7 @@ import {
   EVENT_TYPES,
   type Site,
 } from '../api/types.ts';
+import { EntityLink, EntitySummaryCard } from '../components/EntitySummary.tsx';
 import { Field } from '../components/Field.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
@@ -15,7 +16,10 @@ import { RequireSite } from '../components/RequireSite.tsx';
 import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
+import { useAction } from '../hooks/useAction.ts';
 import { useInterval } from '../hooks/useInterval.ts';
+import { navigate, useRoute } from '../hooks/useRoute.ts';
+import { type EntityKind, networkOf } from '../lib/entities.ts';
 import { formatDateTime, formatNumber, fromLocalInput, userTimeZone } from '../lib/format.ts';
 import { mergeNewest, pollNewest } from '../lib/live.ts';
 import { href } from '../lib/router.ts';
@@ -28,7 +32,17 @@ export interface Filters {
   to: string;
   accountId: string;
   ip: string;
+  ipPrefix: string;
   deviceId: string;
+  email: string;
+  emailDomain: string;
+  paymentHash: string;
+  promoCode: string;
+  clusterId: string;
+  signal: string;
+  label: string;
+  minScore: string;
+  maxScore: string;
 }
 
 const EMPTY: Filters = {
@@ -39,8 +53,30 @@ const EMPTY: Filters = {
   to: '',
   accountId: '',
   ip: '',
+  ipPrefix: '',
   deviceId: '',
+  email: '',
+  emailDomain: '',
+  paymentHash: '',
+  promoCode: '',
+  clusterId: '',
+  signal: '',
+  label: '',
+  minScore: '',
+  maxScore: '',
 };
+const ENTITY_FILTERS: EntityKind[] = [
+  'accountId',
+  'ip',
+  'ipPrefix',
+  'deviceId',
+  'email',
+  'emailDomain',
+  'paymentHash',
+  'promoCode',
+  'clusterId',
+];
+const LABELS = ['fraud', 'legit', 'none'] as const;
 const POLL_MS = 4000;
 const PAGE = 50;
 /** Pages one poll may follow before it gives up and offers a reload instead. */
@@ -53,19 +89,30 @@ function filtersFromUrl(): Filters {
   return out;
 }
 
-function query(siteId: string, f: Filters) {
-  return {
-    siteId,
-    limit: PAGE,
-    eventType: f.eventType,
-    classification: f.classification,
-    action: f.action,
-    accountId: f.accountId.trim(),
-    ip: f.ip.trim(),
-    deviceId: f.deviceId.trim(),
-    from: fromLocalInput(f.from),
-    to: fromLocalInput(f.to),
-  };
+/** The filters as the API's query (times converted from the local inputs, text trimmed). */
+function filterQuery(siteId: string, f: Filters) {
+  const q: Record<string, string> = { siteId };
+  for (const [key, value] of Object.entries(f) as Array<[keyof Filters, string]>) {
+    if (key === 'from' || key === 'to') continue;
+    const v = value.trim();
+    if (v !== '') q[key] = v;
+  }
+  const from = fromLocalInput(f.from);
+  const to = fromLocalInput(f.to);
+  if (from) q.from = from;
+  if (to) q.to = to;
+  return q;
+}
+
+function query(siteId: string, f: Filters): Record<string, string | number> & { from?: string } {
+  return { ...filterQuery(siteId, f), limit: PAGE };
+}
+
+/** The one entity the list is filtered by, if exactly one entity filter is set (a pivot). */
+function pivotOf(f: Filters): { kind: EntityKind; value: string } | null {
+  const set = ENTITY_FILTERS.filter((k) => f[k].trim() !== '');
+  const kind = set.length === 1 ? set[0] : undefined;
+  return kind ? { kind, value: f[kind].trim() } : null;
 }
 
 function FilterSelect({
@@ -108,50 +155,114 @@ function FilterText({
   );
 }
 
+type Cell = { label: string; numeric?: boolean; render: (d: DecisionSummary) => ReactNode };
+
+const CELLS: Record<string, Cell> = {
+  time: {
+    label: 'Time',
+    render: (d) => <Link href={href('decisions', d.id)}>{formatDateTime(d.createdAt)}</Link>,
+  },
+  event: { label: 'Event', render: (d) => d.eventType.replace(/_/g, ' ') },
+  account: {
+    label: 'Account',
+    render: (d) => (
+      <div className="entity-cell truncate" title={d.email ? `${d.accountId} · ${d.email}` : d.accountId}>
+        <EntityLink kind="accountId" value={d.accountId} />
+        {d.email ? (
+          <span className="sub">
+            <EntityLink kind="email" value={d.email} />
+          </span>
+        ) : null}
+      </div>
+    ),
+  },
+  ip: {
+    label: 'IP',
+    render: (d) => {
+      const network = networkOf(d.ipAddress);
+      return (
+        <div className="entity-cell mono">
+          <EntityLink kind="ip" value={d.ipAddress} />
+          {network?.endsWith('/24') ? (
+            <span className="sub">
+              <EntityLink kind="ipPrefix" value={network} />
+            </span>
+          ) : null}
+        </div>
+      );
+    },
+  },
+  links: {
+    label: 'Links',
+    render: (d) => (
+      <div className="entity-tags">
+        {d.deviceId ? <EntityLink kind="deviceId" value={d.deviceId} label="device" /> : null}
+        {d.paymentHash ? <EntityLink kind="paymentHash" value={d.paymentHash} label="card" /> : null}
+        {d.promoCode ? (
+          <EntityLink kind="promoCode" value={d.promoCode} label={`promo ${d.promoCode}`} />
+        ) : null}
+        {d.clusterId ? <EntityLink kind="clusterId" value={d.clusterId} label="cluster" /> : null}
+      </div>
+    ),
+  },
+  score: { label: 'Score', numeric: true, render: (d) => formatNumber(d.riskScore) },
+  classification: { label: 'Classification', render: (d) => <Pill value={d.classification} /> },
+  action: { label: 'Action', render: (d) => <Pill value={d.action} /> },
+  label: { label: 'Label', render: (d) => <Pill value={d.label} /> },
+};
+
+const WIDE = ['time', 'event', 'account', 'ip', 'links', 'score', 'classification', 'action', 'label'];
+/** On a phone the verdict comes first: score and action, then what to pivot on. */
+const NARROW = ['score', 'action', 'time', 'account', 'ip', 'event', 'classification', 'label', 'links'];
+
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia('(max-width: 760px)').matches);
+  useEffect(() => {
+    const media = window.matchMedia('(max-width: 760px)');
+    const update = () => setNarrow(media.matches);
+    media.addEventListener('change', update);
+    return () => media.removeEventListener('change', update);
+  }, []);
+  return narrow;
+}
+
 export function DecisionTable({ items, fresh }: { items: DecisionSummary[]; fresh?: ReadonlySet<string> }) {
+  const order = useNarrow() ? NARROW : WIDE;
+  const cells = order.map((key) => ({ key, ...(CELLS[key] as Cell) }));
   return (
     <Table
       className="decisions-table"
-      columns={[
-        'Time',
-        'Event',
-        'Account',
-        'IP',
-        { label: 'Score', numeric: true },
-        'Classification',
-        'Action',
-        'Label',
-      ]}
+      columns={cells.map((c) => (c.numeric ? { label: c.label, numeric: true as const } : c.label))}
     >
       {items.map((d) => (
         <tr key={d.id} className={fresh?.has(d.id) ? 'fresh' : undefined} data-decision-id={d.id}>
-          <td>
-            <Link href={href('decisions', d.id)}>{formatDateTime(d.createdAt)}</Link>
-          </td>
-          <td>{d.eventType.replace(/_/g, ' ')}</td>
-          <td className="truncate" title={d.accountId}>
-            {d.accountId}
-          </td>
-          <td className="mono">{d.ipAddress || '–'}</td>
-          <td className="num">{formatNumber(d.riskScore)}</td>
-          <td>
-            <Pill value={d.classification} />
-          </td>
-          <td>
-            <Pill value={d.action} />
-          </td>
-          <td>
-            <Pill value={d.label} />
-          </td>
+          {cells.map((c) => (
+            <td key={c.key} className={c.numeric ? 'num' : undefined} data-col={c.key}>
+              {c.render(d)}
+            </td>
+          ))}
         </tr>
       ))}
     </Table>
   );
 }
 
+/** Download the filtered decisions (the export streams; the browser saves the file). */
+async function download(siteId: string, filters: Filters, format: 'csv' | 'json') {
+  const blob = await api.download('/api/decisions/export', { ...filterQuery(siteId, filters), format });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `decisions.${format === 'csv' ? 'csv' : 'jsonl'}`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 function DecisionList({ site }: { site: Site }) {
   const [draft, setDraft] = useState<Filters>(filtersFromUrl);
-  const [filters, setFilters] = useState<Filters>(draft);
+  const [filters] = useState<Filters>(draft);
   const [items, setItems] = useState<DecisionSummary[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -243,19 +354,17 @@ function DecisionList({ site }: { site: Site }) {
   const liveAllowed = filters.to === '';
   useInterval(poll, POLL_MS, live && liveAllowed && !loading && !error && overflow === null);
 
+  // Filters live in the URL (a saved view is a bookmark): applying navigates, the list remounts.
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setFilters(draft);
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(draft)) if (v) params.set(k, v);
+    for (const [k, v] of Object.entries(draft)) if (v.trim()) params.set(k, v.trim());
     const qs = params.toString();
-    history.replaceState(null, '', qs ? `${location.pathname}?${qs}` : location.pathname);
+    navigate(qs ? `${location.pathname}?${qs}` : location.pathname);
   };
-  const reset = () => {
-    setDraft(EMPTY);
-    setFilters(EMPTY);
-    history.replaceState(null, '', location.pathname);
-  };
+  const reset = () => navigate(location.pathname);
+  const exporting = useAction((format: 'csv' | 'json') => download(site.id, filters, format));
+  const pivot = pivotOf(filters);
   const active = Object.values(filters).filter((v) => v !== '').length;
   const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
@@ -296,6 +405,54 @@ function DecisionList({ site }: { site: Site }) {
           <FilterText id="f-account" label="Account" value={draft.accountId} onChange={set('accountId')} />
           <FilterText id="f-ip" label="IP address" value={draft.ip} onChange={set('ip')} />
           <FilterText id="f-device" label="Device id" value={draft.deviceId} onChange={set('deviceId')} />
+          <FilterText
+            id="f-network"
+            label="Network (/24, /64)"
+            value={draft.ipPrefix}
+            onChange={set('ipPrefix')}
+          />
+          <FilterText id="f-email" label="E-mail" value={draft.email} onChange={set('email')} />
+          <FilterText
+            id="f-domain"
+            label="E-mail domain"
+            value={draft.emailDomain}
+            onChange={set('emailDomain')}
+          />
+          <FilterText
+            id="f-payment"
+            label="Payment hash"
+            value={draft.paymentHash}
+            onChange={set('paymentHash')}
+          />
+          <FilterText id="f-promo" label="Promo code" value={draft.promoCode} onChange={set('promoCode')} />
+          <FilterText id="f-cluster" label="Cluster" value={draft.clusterId} onChange={set('clusterId')} />
+          <FilterText
+            id="f-signal"
+            label="Signal or custom:rule"
+            value={draft.signal}
+            onChange={set('signal')}
+          />
+          <FilterSelect
+            id="f-label"
+            label="Label"
+            value={draft.label}
+            options={LABELS}
+            onChange={set('label')}
+          />
+          <FilterText
+            id="f-min"
+            label="Min score"
+            type="number"
+            value={draft.minScore}
+            onChange={set('minScore')}
+          />
+          <FilterText
+            id="f-max"
+            label="Max score"
+            type="number"
+            value={draft.maxScore}
+            onChange={set('maxScore')}
+          />
           <div className="filter-buttons">
             <button type="submit" className="button primary">
               Apply
@@ -306,6 +463,7 @@ function DecisionList({ site }: { site: Site }) {
           </div>
         </form>
       </details>
+      {pivot ? <EntitySummaryCard siteId={site.id} kind={pivot.kind} value={pivot.value} /> : null}
       <div className="toolbar">
         <span
           className={`live-indicator${live && liveAllowed && overflow === null ? ' on' : ''}`}
@@ -331,7 +489,26 @@ function DecisionList({ site }: { site: Site }) {
           {live ? 'Pause' : 'Resume'}
         </button>
         <span className="muted">Times in {userTimeZone()}</span>
+        <span className="toolbar-end">
+          <button
+            type="button"
+            className="button small secondary"
+            disabled={exporting.busy}
+            onClick={() => exporting.execute('csv')}
+          >
+            Export CSV
+          </button>
+          <button
+            type="button"
+            className="button small secondary"
+            disabled={exporting.busy}
+            onClick={() => exporting.execute('json')}
+          >
+            Export JSON
+          </button>
+        </span>
       </div>
+      <ErrorMessage error={exporting.error} title="Export failed" />
       {liveError ? <ErrorMessage error={liveError} title="Live update failed" /> : null}
       {overflow !== null ? (
         <div className="status status-info live-overflow" role="status">
@@ -369,10 +546,12 @@ function DecisionList({ site }: { site: Site }) {
 }
 
 export function DecisionsView() {
+  // A new URL (a pivot, applied filters, back/forward) is a new list.
+  const { search } = useRoute();
   return (
     <section>
       <h1>Decisions</h1>
-      <RequireSite>{(site) => <DecisionList key={site.id} site={site} />}</RequireSite>
+      <RequireSite>{(site) => <DecisionList key={`${site.id}${search}`} site={site} />}</RequireSite>
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts';
 import { IdentityClusters } from '../scoring/identity.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
 import { decisionRoutes } from './routes/decisions.ts';
+import { entityRoutes } from './routes/entities.ts';
 import { listsRoutes } from './routes/lists.ts';
 import { memberRoutes } from './routes/members.ts';
 import { rulesRoutes } from './routes/rules.ts';
@@ -30,6 +32,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),
     decisionRoutes,
+    entityRoutes,
     (scope, c) => clusterRoutes(scope, c, identity),
     statsRoutes,
     staticRoutes,
@@ -37,6 +40,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     webhookRoutes,
     ssoConfigRoutes,
     ssoSamlRoutes,
+    auditRoutes,
   ];
   for (const area of areas) await app.register(async (scope) => area(scope, ctx));
 }

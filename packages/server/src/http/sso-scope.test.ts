@@ -97,6 +97,11 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
   'GET /api/stats': (b) => ({ url: `/api/stats?siteId=${b.siteId}` }),
   'GET /api/decisions': (b) => ({ url: `/api/decisions?siteId=${b.siteId}` }),
   'GET /api/decisions/:id': (b) => ({ url: `/api/decisions/${b.decisionId}` }),
+  'GET /api/decisions/export': (b) => ({ url: `/api/decisions/export?siteId=${b.siteId}&format=csv` }),
+  'GET /api/entities/summary': (b) => ({
+    url: `/api/entities/summary?siteId=${b.siteId}&kind=ip&value=1.2.3.4`,
+  }),
+  'GET /api/audit': (b) => ({ url: `/api/audit?workspaceId=${b.workspaceId}` }),
   'GET /api/clusters/:id': (b) => ({ url: `/api/clusters/${b.clusterId}` }),
   'POST /api/decisions/:id/label': (b) => ({
     url: `/api/decisions/${b.decisionId}/label`,

@@ -45,7 +45,7 @@ describe('access tokens', () => {
 describe('permission matrix (SPEC §6)', () => {
   const expected: Record<string, string[]> = {
     owner: [...OPERATIONS],
-    analyst: ['read', 'site.update', 'rules.write', 'decisions.label'],
+    analyst: ['read', 'site.update', 'rules.write', 'decisions.label', 'audit.read'],
     viewer: ['read'],
   };
   it.each(ROLES)('%s may do exactly its operations', (role) => {

@@ -11,7 +11,8 @@ export type Operation =
   | 'site.rotate_keys'
   | 'webhooks.manage'
   | 'sso.manage'
-  | 'members.manage'; // list, add, change, remove members
+  | 'members.manage' // list, add, change, remove members
+  | 'audit.read'; // the audit log (SPEC §11: owners and analysts)
 
 const MATRIX: Record<Operation, readonly Role[]> = {
   read: ['owner', 'analyst', 'viewer'],
@@ -23,6 +24,7 @@ const MATRIX: Record<Operation, readonly Role[]> = {
   'webhooks.manage': ['owner'],
   'sso.manage': ['owner'],
   'members.manage': ['owner'],
+  'audit.read': ['owner', 'analyst'],
 };
 
 export const ROLES: readonly Role[] = ['owner', 'analyst', 'viewer'];

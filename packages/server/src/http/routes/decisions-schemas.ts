@@ -9,6 +9,40 @@ const Time = Type.String({
   pattern: '^(\\d{1,15}|\\d{4}-\\d\\d-\\d\\d(T[0-9:.]+(Z|[+-]\\d\\d:?\\d\\d)?)?)$',
 });
 
+const Score = Type.String({ pattern: '^(100|[1-9]?[0-9])$', description: 'integer 0–100' });
+
+/** Search filters added to the original list filters (all optional, combined with AND). */
+const SearchFilters = {
+  ipPrefix: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: 64,
+      description: 'an address or its network: IPv4 /24 (`203.0.113.0/24`) or IPv6 /64 (`2001:db8:1:2::/64`)',
+    }),
+  ),
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'exact, case-insensitive' })),
+  emailDomain: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 253, pattern: '^[^@\\s]+$', description: 'the part after @' }),
+  ),
+  paymentHash: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  promoCode: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  clusterId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  signal: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'a signal that fired (`ip_datacenter`, or a custom rule as `custom:<name>`)',
+    }),
+  ),
+  label: Type.Optional(
+    Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Literal('none')], {
+      description: '`none`: not labelled',
+    }),
+  ),
+  minScore: Type.Optional(Score),
+  maxScore: Type.Optional(Score),
+};
+
 export const DecisionListQuery = Type.Object(
   {
     siteId: Type.String({ minLength: 1, maxLength: 64 }),
@@ -24,10 +58,32 @@ export const DecisionListQuery = Type.Object(
     deviceId: Type.Optional(Type.String({ maxLength: 128 })),
     from: Type.Optional(Time),
     to: Type.Optional(Time),
+    ...SearchFilters,
   },
   { additionalProperties: false },
 );
 export type DecisionListQuery = Static<typeof DecisionListQuery>;
+
+/** The filters of a decision export: the list's filters, without paging, and a format. */
+export const DecisionExportQuery = Type.Object(
+  {
+    siteId: Type.String({ minLength: 1, maxLength: 64 }),
+    format: Type.Union([Type.Literal('csv'), Type.Literal('json')], {
+      description: 'csv (text/csv) or json (JSON lines, application/x-ndjson)',
+    }),
+    eventType: Type.Optional(EventType),
+    classification: Type.Optional(Classification),
+    action: Type.Optional(Action),
+    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    deviceId: Type.Optional(Type.String({ maxLength: 128 })),
+    from: Type.Optional(Time),
+    to: Type.Optional(Time),
+    ...SearchFilters,
+  },
+  { additionalProperties: false },
+);
+export type DecisionExportQuery = Static<typeof DecisionExportQuery>;
 
 export const StatsQuery = Type.Object(
   {
@@ -54,6 +110,10 @@ export const DecisionSummary = Type.Object({
   ipAddress: Type.String(),
   userAgent: Type.String(),
   deviceId: Type.String(),
+  paymentHash: Type.Union([Type.String(), Type.Null()]),
+  promoCode: Type.Union([Type.String(), Type.Null()]),
+  /** The identity cluster the decision was scored in (null without the plan). */
+  clusterId: Type.Union([Type.String(), Type.Null()]),
   riskScore: Type.Number(),
   riskLevel: RiskLevel,
   classification: Classification,
@@ -72,8 +132,6 @@ const OpenObject = Type.Object({}, { additionalProperties: true });
 export const DecisionDetail = Type.Composite([
   DecisionSummary,
   Type.Object({
-    paymentHash: Type.Union([Type.String(), Type.Null()]),
-    promoCode: Type.Union([Type.String(), Type.Null()]),
     orderAmount: Type.Union([Type.Number(), Type.Null()]),
     evidence: OpenObject,
     features: OpenObject,
@@ -126,6 +184,9 @@ export const SUMMARY_COLUMNS = [
   'ip_address',
   'user_agent',
   'device_id',
+  'payment_hash',
+  'promo_code',
+  'cluster_id',
   'risk_score',
   'risk_level',
   'classification',
@@ -150,6 +211,9 @@ export function decisionSummary(row: SummaryRow): DecisionSummary {
     ipAddress: row.ip_address,
     userAgent: row.user_agent,
     deviceId: row.device_id,
+    paymentHash: row.payment_hash,
+    promoCode: row.promo_code,
+    clusterId: row.cluster_id ?? null,
     riskScore: Number(row.risk_score),
     riskLevel: row.risk_level as DecisionSummary['riskLevel'],
     classification: row.classification as DecisionSummary['classification'],
@@ -166,8 +230,6 @@ export function decisionSummary(row: SummaryRow): DecisionSummary {
 export function decisionDetail(row: DecisionsTable): DecisionDetail {
   return {
     ...decisionSummary(row),
-    paymentHash: row.payment_hash,
-    promoCode: row.promo_code,
     orderAmount: row.order_amount === null ? null : Number(row.order_amount),
     evidence: JSON.parse(row.evidence) as Record<string, unknown>,
     features: JSON.parse(row.features) as Record<string, unknown>,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
@@ -8,8 +9,12 @@ import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
+import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
+import { type DecisionFilters, decisionConditions } from './decision-search.ts';
+import { badQuery } from './decision-time.ts';
 import {
   DecisionDetail,
+  DecisionExportQuery,
   DecisionIdParams,
   DecisionListQuery,
   DecisionPage,
@@ -27,29 +32,7 @@ import { typeboxValidatorCompiler } from './scoring-validation.ts';
  */
 export const DEFAULT_PAGE_SIZE = 50;
 
-export function badQuery(path: string, message: string): ApiError {
-  return new ApiError('validation_failed', `Invalid ${path}: ${message}.`, [{ path, message }]);
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T|$)/;
-
-/**
- * ISO 8601 or epoch milliseconds → epoch milliseconds. A date that does not exist (Feb 30) is
- * refused: Date.parse would move it into the next month.
- */
-export function parseTime(value: string | undefined, path: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const date = ISO_DATE.exec(value);
-  const ms = date ? Date.parse(value) : Number.NaN;
-  if (!date || !Number.isFinite(ms) || !dayExists(Number(date[1]), Number(date[2]), Number(date[3])))
-    throw badQuery(path, 'is not a valid date-time');
-  return ms;
-}
-
-function dayExists(year: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
+export { badQuery, parseTime } from './decision-time.ts';
 
 function encodeCursor(row: { created_at: number; id: string }): string {
   return Buffer.from(`${Number(row.created_at)}.${row.id}`).toString('base64url');
@@ -84,39 +67,42 @@ async function accessibleDecision(
   return row;
 }
 
-async function listDecisions(ctx: AppContext, query: Static<typeof DecisionListQuery>) {
-  const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
-  const from = parseTime(query.from, 'querystring.from');
-  const to = parseTime(query.to, 'querystring.to');
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  let q = ctx.database.db.selectFrom('decisions').select(SUMMARY_COLUMNS).where('site_id', '=', query.siteId);
-  if (query.eventType) q = q.where('event_type', '=', query.eventType);
-  if (query.classification) q = q.where('classification', '=', query.classification);
-  if (query.action) q = q.where('action', '=', query.action);
-  if (query.accountId) q = q.where('account_id', '=', query.accountId);
-  if (query.ip) q = q.where('ip_address', '=', query.ip);
-  if (query.deviceId !== undefined) q = q.where('device_id', '=', query.deviceId);
-  if (from !== undefined) q = q.where('created_at', '>=', from);
-  if (to !== undefined) q = q.where('created_at', '<', to);
-  if (cursor) {
+/** One page of the filtered decisions, newest first, after `cursor`. */
+export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | keyof DecisionsTable>(
+  ctx: AppContext,
+  filters: DecisionFilters,
+  columns: readonly C[],
+  limit: number,
+  cursor: string | undefined,
+) {
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  let q = ctx.database.db
+    .selectFrom('decisions')
+    .select(columns as readonly (keyof DecisionsTable)[])
+    .where(decisionConditions(ctx.database.dialect, filters));
+  if (after) {
     q = q.where((eb) =>
       eb.or([
-        eb('created_at', '<', cursor.createdAt),
-        eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
       ]),
     );
   }
-  const rows = await q
+  const rows = (await q
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit + 1)
-    .execute();
+    .execute()) as unknown as Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return {
-    items: page.map(decisionSummary),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
-  };
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+async function listDecisions(ctx: AppContext, query: Static<typeof DecisionListQuery>) {
+  const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
+  const { limit: _l, cursor, ...filters } = query;
+  const { rows, nextCursor } = await decisionPage(ctx, filters, SUMMARY_COLUMNS, limit, cursor);
+  return { items: rows.map(decisionSummary), nextCursor };
 }
 
 export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -141,6 +127,43 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
       return ok(await listDecisions(ctx, request.query));
+    },
+  );
+
+  app.get(
+    '/api/decisions/export',
+    {
+      ...auth,
+      schema: {
+        tags: ['decisions'],
+        summary: 'Export the filtered decisions of a site as CSV or JSON lines (streamed)',
+        description:
+          'The list filters, without paging; every matching decision, newest first, read from the ' +
+          'database one page at a time. Not enveloped: `text/csv` (header line, RFC 4180) or ' +
+          '`application/x-ndjson` (one decision summary per line).',
+        security,
+        querystring: DecisionExportQuery,
+        produces: ['text/csv', 'application/x-ndjson'],
+      },
+    },
+    async (request, reply) => {
+      const siteId = (request.query as { siteId?: unknown }).siteId;
+      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
+      assertValid(request);
+      const { format, ...filters } = request.query;
+      decisionConditions(ctx.database.dialect, filters); // 400 before the stream starts
+      const chunks = exportChunks(format, (cursor) =>
+        decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
+      );
+      const stamp = new Date(ctx.now()).toISOString().slice(0, 10);
+      return reply
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="decisions-${stamp}.${format === 'csv' ? 'csv' : 'jsonl'}"`,
+        )
+        .header('cache-control', 'no-store')
+        .send(Readable.from(chunks));
     },
   );
 

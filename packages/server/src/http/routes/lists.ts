@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { createList, deleteList, listView, updateListEntries } from '../../rules/repo.ts';
 import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '../../rules/schemas.ts';
+import { ruleStore } from '../../rules/store.ts';
+import type { ListsTable } from '../../storage/rules-schema.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -22,6 +25,20 @@ async function loadList(ctx: AppContext, request: FastifyRequest, id: string, op
     throw err;
   }
   return row;
+}
+
+/** What the audit log keeps of a list: its identity and size, and the entries a change added or removed. */
+function auditedList(row: ListsTable, previous?: ListsTable) {
+  const entries = JSON.parse(row.entries) as string[];
+  const base = { id: row.id, name: row.name, kind: row.kind, type: row.type, size: entries.length };
+  if (!previous) return { ...base, entries: entries.slice(0, 100) };
+  const old = new Set(JSON.parse(previous.entries) as string[]);
+  const now = new Set(entries);
+  return {
+    ...base,
+    added: entries.filter((e) => !old.has(e)).slice(0, 100),
+    removed: [...old].filter((e) => !now.has(e)).slice(0, 100),
+  };
 }
 
 /** Allow/block lists: GET/POST /api/lists?siteId=, GET/PATCH/DELETE /api/lists/{id}. */
@@ -53,9 +70,23 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request, reply) => {
       const siteId = (request.query as { siteId?: string }).siteId;
       if (!siteId) assertValid(request);
-      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
+      const { site } = await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
       assertValid(request);
-      return reply.status(201).send(ok(listView(await createList(ctx, siteId as string, request.body))));
+      const row = await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => createList(tx, site.id, request.body),
+        (r) => ({
+          workspaceId: site.workspace_id,
+          siteId: site.id,
+          action: 'list.create',
+          targetType: 'list',
+          targetId: r.id,
+          after: auditedList(r),
+        }),
+      );
+      ruleStore(ctx).invalidate(site.id);
+      return reply.status(201).send(ok(listView(row)));
     },
   );
 
@@ -80,7 +111,23 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const row = await loadList(ctx, request, (request.params as { id: string }).id, 'rules.write');
       assertValid(request);
-      return ok(listView(await updateListEntries(ctx, row, request.body)));
+      const workspaceId = await siteWorkspaceId(ctx, row.site_id);
+      const next = await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => updateListEntries(tx, row, request.body),
+        (r) => ({
+          workspaceId,
+          siteId: row.site_id,
+          action: 'list.update',
+          targetType: 'list',
+          targetId: row.id,
+          before: auditedList(row),
+          after: auditedList(r, row),
+        }),
+      );
+      ruleStore(ctx).invalidate(row.site_id);
+      return ok(listView(next));
     },
   );
 
@@ -89,7 +136,21 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     { schema: { ...summary('Delete a list (owner, analyst)'), params: IdParams } },
     async (request) => {
       const row = await loadList(ctx, request, request.params.id, 'rules.write');
-      await deleteList(ctx, row);
+      const workspaceId = await siteWorkspaceId(ctx, row.site_id);
+      await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => deleteList(tx, row),
+        () => ({
+          workspaceId,
+          siteId: row.site_id,
+          action: 'list.delete',
+          targetType: 'list',
+          targetId: row.id,
+          before: auditedList(row),
+        }),
+      );
+      ruleStore(ctx).invalidate(row.site_id);
       return ok({ id: row.id, deleted: true });
     },
   );

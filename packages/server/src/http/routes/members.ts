@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import type { Database } from '../../storage/db.ts';
+import type { Database, DB } from '../../storage/db.ts';
 import { hashPassword } from '../../workspace/passwords.ts';
 import type { Role } from '../../workspace/permissions.ts';
 import { createUserOrReread, findUserByEmail } from '../../workspace/users.ts';
@@ -29,6 +31,12 @@ import {
 } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
+
+/** The member's e-mail, for the audit log (read before the change's transaction). */
+async function memberEmail(db: Kysely<DB>, userId: string): Promise<string | null> {
+  const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+  return user?.email ?? null;
+}
 const MemberParams = Type.Object({ id: IdSchema, userId: IdSchema });
 
 const AddMemberBody = Type.Object(
@@ -50,6 +58,7 @@ async function changeMembership(
   workspaceId: string,
   userId: string,
   change: { role: Role } | 'remove',
+  audit: (trx: Kysely<DB>, before: Role) => Promise<void>,
 ): Promise<void> {
   await database.db.transaction().execute(async (trx) => {
     const membership = await findMembership(trx, workspaceId, userId);
@@ -60,6 +69,7 @@ async function changeMembership(
     }
     if (change === 'remove') await removeMembership(trx, workspaceId, userId);
     else await setRole(trx, workspaceId, userId, change.role);
+    await audit(trx, membership.role);
   });
 }
 
@@ -126,7 +136,23 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
       if (await findMembership(db, workspaceId, user.id)) {
         throw new ApiError('conflict', `${user.email} is already a member of this workspace.`);
       }
-      await addMembership(db, workspaceId, user.id, role, now);
+      const actor = await actorOf(ctx, principalOf(request));
+      const added = user;
+      await db.transaction().execute(async (trx) => {
+        await addMembership(trx, workspaceId, added.id, role, now);
+        await recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId,
+            action: 'member.add',
+            targetType: 'member',
+            targetId: added.id,
+            after: { userId: added.id, email: added.email, role },
+          },
+          now,
+        );
+      });
       const member = await memberView(db, workspaceId, user.id);
       if (!member) throw new ApiError('conflict', 'The member was removed meanwhile.');
       reply.status(201);
@@ -151,7 +177,24 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
       const { id: workspaceId, userId } = request.params;
       await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
       assertValid(request);
-      await changeMembership(ctx.database, workspaceId, userId, { role: request.body.role });
+      const actor = await actorOf(ctx, principalOf(request));
+      const role = request.body.role;
+      const email = await memberEmail(db, userId);
+      await changeMembership(ctx.database, workspaceId, userId, { role }, (trx, before) =>
+        recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId,
+            action: 'member.update',
+            targetType: 'member',
+            targetId: userId,
+            before: { userId, email, role: before },
+            after: { userId, email, role },
+          },
+          ctx.now(),
+        ),
+      );
       const member = await memberView(db, workspaceId, userId);
       if (!member) throw new ApiError('not_found', 'Member not found.');
       return ok(member);
@@ -175,7 +218,22 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
       const { id: workspaceId, userId } = request.params;
       await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
       assertValid(request);
-      await changeMembership(ctx.database, workspaceId, userId, 'remove');
+      const actor = await actorOf(ctx, principalOf(request));
+      const email = await memberEmail(db, userId);
+      await changeMembership(ctx.database, workspaceId, userId, 'remove', (trx, before) =>
+        recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId,
+            action: 'member.remove',
+            targetType: 'member',
+            targetId: userId,
+            before: { userId, email, role: before },
+          },
+          ctx.now(),
+        ),
+      );
       return ok({ userId, removed: true as const });
     },
   );

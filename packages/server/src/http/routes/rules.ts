@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { runBacktest } from '../../rules/backtest.ts';
@@ -13,6 +14,7 @@ import {
   SiteQuery,
 } from '../../rules/schemas.ts';
 import { ruleStats } from '../../rules/stats.ts';
+import { ruleStore } from '../../rules/store.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -75,9 +77,22 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request, reply) => {
       const siteId = (request.query as { siteId?: string }).siteId;
       if (!siteId) assertValid(request);
-      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
+      const { site } = await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
       assertValid(request);
-      const row = await createRule(ctx, siteId as string, request.body);
+      const row = await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => createRule(tx, site.id, request.body),
+        (r) => ({
+          workspaceId: site.workspace_id,
+          siteId: site.id,
+          action: 'rule.create',
+          targetType: 'rule',
+          targetId: r.id,
+          after: ruleView(r),
+        }),
+      );
+      ruleStore(ctx).invalidate(site.id); // again after the commit
       return reply.status(201).send(ok(ruleView(row)));
     },
   );
@@ -99,7 +114,23 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'rules.write');
       assertValid(request);
-      return ok(ruleView(await updateRule(ctx, row, request.body)));
+      const workspaceId = await siteWorkspaceId(ctx, row.site_id);
+      const next = await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => updateRule(tx, row, request.body),
+        (r) => ({
+          workspaceId,
+          siteId: row.site_id,
+          action: 'rule.update',
+          targetType: 'rule',
+          targetId: row.id,
+          before: ruleView(row),
+          after: ruleView(r),
+        }),
+      );
+      ruleStore(ctx).invalidate(row.site_id);
+      return ok(ruleView(next));
     },
   );
 
@@ -108,7 +139,21 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     { schema: { ...summary('Delete a custom rule (owner, analyst)'), params: IdParams } },
     async (request) => {
       const row = await loadRule(ctx, request, request.params.id, 'rules.write');
-      await deleteRule(ctx, row);
+      const workspaceId = await siteWorkspaceId(ctx, row.site_id);
+      await audited(
+        ctx,
+        await actorOf(ctx, principalOf(request)),
+        (tx) => deleteRule(tx, row),
+        () => ({
+          workspaceId,
+          siteId: row.site_id,
+          action: 'rule.delete',
+          targetType: 'rule',
+          targetId: row.id,
+          before: ruleView(row),
+        }),
+      );
+      ruleStore(ctx).invalidate(row.site_id);
       return ok({ id: row.id, deleted: true });
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { normaliseOrigins } from '../../workspace/origins.ts';
 import {
@@ -111,11 +112,28 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       if (workspaceId !== undefined) await requireWorkspace(ctx, principal, workspaceId, 'site.create');
       assertValid(request);
       const origins = normaliseOrigins(request.body.allowedOrigins ?? []);
-      const { site, keys } = await createSite(
-        db,
-        { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
-        ctx.now(),
-      );
+      const actor = await actorOf(ctx, principal);
+      const { site, keys } = await db.transaction().execute(async (trx) => {
+        const created = await createSite(
+          trx,
+          { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
+          ctx.now(),
+        );
+        await recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId: created.site.workspace_id,
+            siteId: created.site.id,
+            action: 'site.create',
+            targetType: 'site',
+            targetId: created.site.id,
+            after: siteView(created.site),
+          },
+          ctx.now(),
+        );
+        return created;
+      });
       request.log.info({ siteId: site.id, workspaceId: site.workspace_id }, 'site created');
       reply.status(201);
       return ok({ siteId: site.id, secretKey: keys.secretKey, ...siteView(site) });
@@ -187,7 +205,26 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'site.rotate_keys');
       assertValid(request);
       const now = ctx.now();
-      const keys = await rotateSiteKeys(db, site.id, now);
+      const actor = await actorOf(ctx, principalOf(request));
+      // The audit entry names the new public site key and when; never a secret.
+      const keys = await db.transaction().execute(async (trx) => {
+        const rotated = await rotateSiteKeys(trx, site.id, now);
+        await recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId: site.workspace_id,
+            siteId: site.id,
+            action: 'site.rotate_keys',
+            targetType: 'site',
+            targetId: site.id,
+            before: { siteKey: site.site_key },
+            after: { siteKey: rotated.siteKey, rotatedAt: new Date(now).toISOString() },
+          },
+          now,
+        );
+        return rotated;
+      });
       request.log.info({ siteId: site.id }, 'site keys rotated');
       return ok({
         siteId: site.id,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { findSsoConfig, saveSsoConfig, ssoConfigView } from '../../sso/config-store.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
@@ -29,6 +30,8 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
 
   const view = (workspaceId: string, row: SsoConfigsTable | undefined) =>
     ssoConfigView(workspaceId, row, spEndpoints(ctx.config.publicUrl, workspaceId));
+  /** The configuration as the audit log keeps it: the settings, without the derived SP endpoints. */
+  const ssoAudit = ({ sp: _sp, ...settings }: ReturnType<typeof view>) => settings;
 
   app.get(
     '/api/workspaces/:id/sso',
@@ -70,7 +73,25 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
     async (request) => {
       const workspaceId = await ownerWorkspaceId(request, request.params.id);
       const settings = await resolveSsoSettings(request.body);
-      const row = await saveSsoConfig(db, workspaceId, settings, ctx.now());
+      const actor = await actorOf(ctx, principalOf(request));
+      const previous = await findSsoConfig(db, workspaceId);
+      const row = await db.transaction().execute(async (trx) => {
+        const saved = await saveSsoConfig(trx, workspaceId, settings, ctx.now());
+        await recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId,
+            action: 'sso.update',
+            targetType: 'sso',
+            targetId: workspaceId,
+            before: previous ? ssoAudit(view(workspaceId, previous)) : null,
+            after: ssoAudit(view(workspaceId, saved)),
+          },
+          ctx.now(),
+        );
+        return saved;
+      });
       request.log.info(
         { workspaceId, enabled: settings.enabled, ssoRequired: settings.ssoRequired },
         'SSO configuration saved',

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { badQuery, parseTime } from './decisions.ts';
+import { badQuery, parseTime } from './decision-time.ts';
 import { Stats, StatsQuery } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WebhookConfiguration, WebhookConfigurationUpdate } from '@warden/protocol';
+import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import {
@@ -89,7 +90,25 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const { site } = await ownerAccess(request);
       const { url, enabled, rotateSecret } = request.body;
+      const before = await readConfiguration(ctx.database.db, site.id);
       const saved = await saveConfiguration(ctx, site.id, { url, enabled, rotateSecret });
+      // saveConfiguration commits its own transaction (it also cancels queued deliveries): the
+      // entry follows it. The signing secret is never recorded, only that it was rotated.
+      const summary = (c: { url: string | null; enabled: boolean }) => ({ url: c.url, enabled: c.enabled });
+      await recordAudit(
+        ctx.database.db,
+        await actorOf(ctx, principalOf(request)),
+        {
+          workspaceId: site.workspace_id,
+          siteId: site.id,
+          action: 'webhook.update',
+          targetType: 'webhook',
+          targetId: site.id,
+          before: before.createdAt ? summary(before) : null,
+          after: { ...summary(saved), secretRotated: rotateSecret === true },
+        },
+        ctx.now(),
+      );
       request.log.info(
         { siteId: site.id, enabled, rotated: rotateSecret === true },
         'webhook configuration saved',

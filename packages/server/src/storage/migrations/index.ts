@@ -7,6 +7,8 @@ import { sso } from './007_sso.ts';
 import { decisionClusters } from './008_decision_clusters.ts';
 import { deliverySiteStatus } from './009_delivery_site_status.ts';
 import { usedChallenges } from './010_used_challenges.ts';
+import { decisionSearch } from './011_decision_search.ts';
+import { auditLog } from './012_audit_log.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -22,6 +24,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '008_decision_clusters': decisionClusters(dialect),
         '009_delivery_site_status': deliverySiteStatus(dialect),
         '010_used_challenges': usedChallenges(dialect),
+        '011_decision_search': decisionSearch(dialect),
+        '012_audit_log': auditLog(dialect),
       };
     },
   };

@@ -1,0 +1,159 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { AppContext } from '../context.ts';
+import { type DecisionFilters, decisionConditions } from '../http/routes/decision-search.ts';
+import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
+
+/**
+ * Entity summaries (GET /api/entities/summary): what the decisions of one site say about one
+ * account, IP, network, device, e-mail, e-mail domain, payment hash, promo code or cluster. The
+ * entity is selected with the same filter as the decisions list, so the summary's `total` is the
+ * number of decisions the pivot link lists.
+ */
+export const ENTITY_KINDS = [
+  'accountId',
+  'ip',
+  'ipPrefix',
+  'deviceId',
+  'email',
+  'emailDomain',
+  'paymentHash',
+  'promoCode',
+  'clusterId',
+] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+const Counts = Type.Record(Type.String(), Type.Integer());
+
+export const EntitySummary = Type.Object({
+  siteId: Type.String(),
+  kind: Type.String(),
+  value: Type.String(),
+  total: Type.Integer({ description: 'decisions listed by the decisions filter `kind=value`' }),
+  firstSeenAt: Type.Union([Type.String(), Type.Null()]),
+  lastSeenAt: Type.Union([Type.String(), Type.Null()]),
+  byClassification: Counts,
+  byAction: Counts,
+  labels: Type.Object({ fraud: Type.Integer(), legit: Type.Integer(), none: Type.Integer() }),
+  accounts: Type.Integer({ description: 'distinct accounts' }),
+  ips: Type.Integer({ description: 'distinct IP addresses' }),
+  devices: Type.Integer({ description: 'distinct non-empty device ids' }),
+  clusters: Type.Array(Type.String(), { description: 'cluster ids recorded on the decisions, at most 20' }),
+  network: Type.Union(
+    [
+      Type.Object({
+        asn: Type.Union([Type.Integer(), Type.Null()]),
+        org: Type.Union([Type.String(), Type.Null()]),
+        country: Type.Union([Type.String(), Type.Null()]),
+        hosting: Type.Boolean(),
+      }),
+      Type.Null(),
+    ],
+    { description: 'for ip and ipPrefix: the IP intelligence of the latest decision, when recorded' },
+  ),
+  userAgent: Type.Union([
+    Type.Object({
+      raw: Type.String(),
+      browser: Type.String(),
+      version: Type.Union([Type.String(), Type.Null()]),
+      os: Type.String(),
+      kind: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+});
+export type EntitySummary = Static<typeof EntitySummary>;
+
+const CLASSIFICATIONS = ['human', 'suspicious', 'bot'];
+const ACTIONS = ['allow', 'review', 'challenge', 'block'];
+
+function iso(ms: number | string | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
+}
+
+function networkOf(features: string, kind: EntityKind): EntitySummary['network'] {
+  if (kind !== 'ip' && kind !== 'ipPrefix') return null;
+  try {
+    const ip = (JSON.parse(features) as { ip?: Record<string, unknown> }).ip;
+    if (!ip || typeof ip !== 'object') return null;
+    return {
+      asn: typeof ip.asn === 'number' ? ip.asn : null,
+      org: typeof ip.org === 'string' ? ip.org : null,
+      country: typeof ip.country === 'string' ? ip.country : null,
+      hosting: ip.hosting === true,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export async function entitySummary(
+  ctx: AppContext,
+  siteId: string,
+  kind: EntityKind,
+  value: string,
+): Promise<EntitySummary> {
+  const filters: DecisionFilters = { siteId, [kind]: value };
+  const where = decisionConditions(ctx.database.dialect, filters);
+  const db = ctx.database.db;
+  const base = () => db.selectFrom('decisions').where(where);
+  const [totals, groups, clusters, latest] = await Promise.all([
+    base()
+      .select((eb) => [
+        eb.fn.countAll().as('total'),
+        eb.fn.min('created_at').as('first'),
+        eb.fn.max('created_at').as('last'),
+        eb.fn.count('account_id').distinct().as('accounts'),
+        eb.fn.count('ip_address').distinct().as('ips'),
+        eb.fn
+          .count(eb.fn('nullif', ['device_id', eb.val('')]))
+          .distinct()
+          .as('devices'),
+      ])
+      .executeTakeFirstOrThrow(),
+    base()
+      .select((eb) => ['classification', 'action', 'label', eb.fn.countAll().as('n')])
+      .groupBy(['classification', 'action', 'label'])
+      .execute(),
+    base()
+      .select('cluster_id')
+      .distinct()
+      .where('cluster_id', 'is not', null)
+      .orderBy('cluster_id')
+      .limit(20)
+      .execute(),
+    base()
+      .select(['features', 'user_agent'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const byClassification = Object.fromEntries(CLASSIFICATIONS.map((c) => [c, 0]));
+  const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0]));
+  const labels = { fraud: 0, legit: 0, none: 0 };
+  for (const g of groups) {
+    const n = Number(g.n);
+    byClassification[g.classification] = (byClassification[g.classification] ?? 0) + n;
+    byAction[g.action] = (byAction[g.action] ?? 0) + n;
+    const label = g.label === 'fraud' || g.label === 'legit' ? g.label : 'none';
+    labels[label] += n;
+  }
+  const ua: ParsedUserAgent | null = latest ? parseUserAgent(latest.user_agent) : null;
+  return {
+    siteId,
+    kind,
+    value,
+    total: Number(totals.total),
+    firstSeenAt: iso(totals.first as number | null),
+    lastSeenAt: iso(totals.last as number | null),
+    byClassification,
+    byAction,
+    labels,
+    accounts: Number(totals.accounts),
+    ips: Number(totals.ips),
+    devices: Number(totals.devices),
+    clusters: clusters.map((c) => c.cluster_id as string),
+    network: latest ? networkOf(latest.features, kind) : null,
+    userAgent: latest && ua ? { raw: latest.user_agent, ...ua } : null,
+  };
+}

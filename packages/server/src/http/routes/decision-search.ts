@@ -1,0 +1,129 @@
+import { isIP } from 'node:net';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { subnetKey } from '../../scoring/subnet.ts';
+import type { DB } from '../../storage/db.ts';
+import type { Dialect } from '../../storage/migrations/types.ts';
+import { badQuery, parseTime } from './decision-time.ts';
+
+/**
+ * The decision search filters (SPEC §9, issue 16): one definition used by the list, the export and
+ * the entity summaries, on SQLite and PostgreSQL alike. Plain columns compare directly (indexed by
+ * site); the JSON columns are read with each dialect's JSON functions behind a cheap LIKE prefilter.
+ */
+export interface DecisionFilters {
+  siteId: string;
+  eventType?: string | undefined;
+  classification?: string | undefined;
+  action?: string | undefined;
+  accountId?: string | undefined;
+  ip?: string | undefined;
+  ipPrefix?: string | undefined;
+  deviceId?: string | undefined;
+  email?: string | undefined;
+  emailDomain?: string | undefined;
+  paymentHash?: string | undefined;
+  promoCode?: string | undefined;
+  clusterId?: string | undefined;
+  signal?: string | undefined;
+  label?: 'fraud' | 'legit' | 'none' | undefined;
+  minScore?: string | undefined;
+  maxScore?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+type Eb = ExpressionBuilder<DB, 'decisions'>;
+
+/** `%`, `_` and the escape character itself, escaped for `LIKE … ESCAPE '\'`. */
+export function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The network of `ipPrefix`: an address or a network written as IPv4 /24 or IPv6 /64, as the
+ * subnet key the scoring features record (`203.0.113.0/24`, `2001:db8:1:2::/64`).
+ */
+export function subnetOf(ipPrefix: string): string {
+  const slash = ipPrefix.indexOf('/');
+  const address = slash < 0 ? ipPrefix : ipPrefix.slice(0, slash);
+  const bits = slash < 0 ? undefined : ipPrefix.slice(slash + 1);
+  const version = isIP(address);
+  const key = subnetKey(address);
+  const expected = key.endsWith('/24') ? '24' : '64';
+  if (version === 0 || key === '' || (bits !== undefined && bits !== expected))
+    throw badQuery(
+      'querystring.ipPrefix',
+      'must be an IP address, an IPv4 /24 (203.0.113.0/24) or an IPv6 /64 (2001:db8::/64)',
+    );
+  return key;
+}
+
+function jsonText(dialect: Dialect, column: 'features', path: string) {
+  return dialect === 'postgres'
+    ? sql<string>`(${sql.ref(column)}::json ->> ${path})`
+    : sql<string>`json_extract(${sql.ref(column)}, ${`$.${path}`})`;
+}
+
+/** The decision's signals include one named `rule` (a default signal, or `custom:<name>`). */
+function signalFired(eb: Eb, dialect: Dialect, rule: string): Expression<SqlBool> {
+  const prefilter = sql<SqlBool>`${sql.ref('signals')} like ${`%${likeEscape(JSON.stringify(rule))}%`} escape '\\'`;
+  const exact =
+    dialect === 'postgres'
+      ? sql<SqlBool>`exists (select 1 from json_array_elements(${sql.ref('decisions.signals')}::json) as s where s ->> 'rule' = ${rule})`
+      : sql<SqlBool>`exists (select 1 from json_each(${sql.ref('decisions.signals')}) as s where json_extract(s.value, '$.rule') = ${rule})`;
+  return eb.and([prefilter, exact]);
+}
+
+function ipPrefixMatch(eb: Eb, dialect: Dialect, ipPrefix: string): Expression<SqlBool> {
+  const key = subnetOf(ipPrefix);
+  if (key.endsWith('/24')) {
+    // Text prefix of the dotted address (also its IPv4-mapped IPv6 form); digits and dots only.
+    const head = key.slice(0, -'0/24'.length);
+    return eb.or([eb('ip_address', 'like', `${head}%`), eb('ip_address', 'like', `::ffff:${head}%`)]);
+  }
+  // IPv6 has many spellings of one address: compare the normalised subnet the features recorded.
+  return eb.and([eb('ip_address', 'like', '%:%'), eb(jsonText(dialect, 'features', 'subnet'), '=', key)]);
+}
+
+/** The WHERE conditions of `filters` (site included). Bad values → 400 `validation_failed`. */
+export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
+  const from = parseTime(filters.from, 'querystring.from');
+  const to = parseTime(filters.to, 'querystring.to');
+  const minScore = filters.minScore === undefined ? undefined : Number(filters.minScore);
+  const maxScore = filters.maxScore === undefined ? undefined : Number(filters.maxScore);
+  if (minScore !== undefined && maxScore !== undefined && minScore > maxScore)
+    throw badQuery('querystring.minScore', 'must not be greater than maxScore');
+  if (filters.ipPrefix !== undefined) subnetOf(filters.ipPrefix);
+  return (eb: Eb): Expression<SqlBool> => {
+    const all: Array<Expression<SqlBool>> = [eb('site_id', '=', filters.siteId)];
+    const f = filters;
+    if (f.eventType) all.push(eb('event_type', '=', f.eventType));
+    if (f.classification) all.push(eb('classification', '=', f.classification));
+    if (f.action) all.push(eb('action', '=', f.action));
+    if (f.accountId) all.push(eb('account_id', '=', f.accountId));
+    if (f.ip) all.push(eb('ip_address', '=', f.ip));
+    if (f.ipPrefix) all.push(ipPrefixMatch(eb, dialect, f.ipPrefix));
+    if (f.deviceId !== undefined) all.push(eb('device_id', '=', f.deviceId));
+    if (f.email) {
+      // `is not null` lets both dialects use the partial index on (site_id, lower(email)).
+      all.push(eb('email', 'is not', null));
+      all.push(eb(sql<string>`lower(${sql.ref('email')})`, '=', f.email.toLowerCase()));
+    }
+    if (f.emailDomain) {
+      const domain = f.emailDomain.toLowerCase();
+      all.push(eb('email', 'is not', null));
+      all.push(sql<SqlBool>`lower(${sql.ref('email')}) like ${`%@${likeEscape(domain)}`} escape '\\'`);
+    }
+    if (f.paymentHash) all.push(eb('payment_hash', '=', f.paymentHash));
+    if (f.promoCode) all.push(eb('promo_code', '=', f.promoCode));
+    if (f.clusterId) all.push(eb('cluster_id', '=', f.clusterId));
+    if (f.signal) all.push(signalFired(eb, dialect, f.signal));
+    if (f.label === 'none') all.push(eb('label', 'is', null));
+    else if (f.label) all.push(eb('label', '=', f.label));
+    if (minScore !== undefined) all.push(eb('risk_score', '>=', minScore));
+    if (maxScore !== undefined) all.push(eb('risk_score', '<=', maxScore));
+    if (from !== undefined) all.push(eb('created_at', '>=', from));
+    if (to !== undefined) all.push(eb('created_at', '<', to));
+    return eb.and(all);
+  };
+}

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { Envelope } from '@warden/protocol';
+import type { AppContext } from '../../context.ts';
+import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
+import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { ok } from '../envelope.ts';
+import type { App } from '../types.ts';
+import { typeboxValidatorCompiler } from './scoring-validation.ts';
+
+const EntityQuery = Type.Object(
+  {
+    siteId: Type.String({ minLength: 1, maxLength: 64 }),
+    kind: Type.Union(
+      ENTITY_KINDS.map((k) => Type.Literal(k)),
+      { description: 'the decisions filter that selects the entity' },
+    ),
+    value: Type.String({ minLength: 1, maxLength: 320 }),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /api/entities/summary: the pivot card of the dashboard (every role may read). */
+export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.get(
+    '/api/entities/summary',
+    {
+      onRequest: authenticate(ctx),
+      attachValidation: true,
+      schema: {
+        tags: ['decisions'],
+        summary: 'What the decisions of a site say about one account, IP, network, device, e-mail, card…',
+        security: [{ bearer: [] }],
+        querystring: EntityQuery,
+        response: { 200: Envelope(EntitySummary) },
+      },
+    },
+    async (request) => {
+      const siteId = (request.query as { siteId?: unknown }).siteId;
+      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
+      assertValid(request);
+      const { kind, value } = request.query;
+      return ok(await entitySummary(ctx, request.query.siteId, kind, value));
+    },
+  );
+}
