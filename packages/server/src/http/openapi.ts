@@ -83,6 +83,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /api/sso/saml/{workspaceId}/metadata': 'getSamlMetadata',
   'GET /api/sso/saml/{workspaceId}/login': 'startSamlLogin',
   'POST /api/sso/saml/{workspaceId}/acs': 'samlAssertionConsumer',
+  'GET /api/antibot/altcha/challenge': 'issueAltchaChallenge',
 };
 
 /** Operations anyone may call: they state `security: []` (no credentials). */

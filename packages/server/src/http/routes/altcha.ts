@@ -49,6 +49,8 @@ export function registerAltchaRoute(app: App, ctx: AppContext): void {
       schema: {
         tags: ['challenge'],
         summary: 'Issue a proof-of-work challenge in ALTCHA format (for the altcha widget)',
+        // The public site key travels in the query (the widget's challengeurl), checked with Origin.
+        security: [],
         querystring: AltchaQuery,
       },
     },
