@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ListsTable, RulesTable } from '../storage/rules-schema.ts';
+import type { ListsTable } from '../storage/rules-schema.ts';
 import { type RuleInput, ruleVariables } from './apply.ts';
 import type { RuleVariables } from './cel.ts';
 import { buildRuleset, evaluateRuleset } from './ruleset.ts';
+import { ruleRow } from './test-fixtures.ts';
 
+const rule = ruleRow;
 let seq = 0;
-function rule(partial: Partial<RulesTable> & { name: string; expression: string }): RulesTable {
-  seq++;
-  return {
-    id: `rule_${seq}`,
-    site_id: 'site_1',
-    description: '',
-    enabled: 1,
-    mode: 'live',
-    event_types: '[]',
-    score: 10,
-    action: null,
-    priority: 0,
-    created_at: seq,
-    updated_at: seq,
-    ...partial,
-  };
-}
 
 function list(
   partial: Partial<Omit<ListsTable, 'entries'>> & {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { path } from 'ghost-cursor';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyRhythmSpread } from '../input-metrics.ts';
 import { baseFeatures, traceFiles } from '../test-fixtures.ts';
@@ -9,17 +10,8 @@ import { input } from './input.ts';
 
 type Sample = number[];
 
-/** mulberry32: seeded, so every run draws the same "people" and "bots". */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so every run draws the same "people" and "bots". */
+const rng = mulberry32;
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
