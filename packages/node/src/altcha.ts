@@ -1,11 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { asV2, equalHexSignature, v2Signature, v2Solved, v2Supported } from './altcha-v2.ts';
 import type { Warden } from './client.ts';
 
 /**
  * Server-side check of the official ALTCHA widget's payload (the base64 JSON it puts in the form
- * field `altcha`). Two ways:
+ * field `altcha`), in the v1 form (widget 1.x–2.x) or the PoW v2 form (widget 3.x, altcha-v2.ts;
+ * the result's `challenge`/`salt`/`number` are then the key prefix, salt and counter). Two ways:
  *
- * - `{warden}`: the challenge came from Warden's `GET /api/antibot/altcha/challenge`. Shape,
+ * - `{warden}`: the challenge came from Warden's `GET /api/antibot/altcha/challenge` (or `/altcha/v2/challenge`). Shape,
  *   expiry and the solution are checked here; the signature (keyed by Warden) and single use
  *   (shared by every process) by Warden, in one /verify/challenge/verify call.
  * - `{hmacKey, store}`: challenges you sign yourself (altcha-lib's `createChallenge` with your
@@ -65,14 +67,16 @@ interface Payload {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-function decode(payload: unknown): Payload | undefined {
+function parse(payload: unknown): unknown {
   if (typeof payload !== 'string' || payload.length === 0 || payload.length > 4096) return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
+    return JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+function decode(value: unknown): Payload | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const p = value as Record<string, unknown>;
   const ok =
@@ -129,7 +133,9 @@ export async function verifyAltchaPayload(
   options: AltchaVerifyOptions,
 ): Promise<AltchaVerification> {
   assertAltchaOptions(options);
-  const p = decode(payload);
+  const value = parse(payload);
+  if (isV2Shaped(value)) return verifyV2(payload as string, value, options);
+  const p = decode(value);
   if (!p) return { valid: false, reason: 'malformed' };
   if (p.algorithm.toUpperCase() !== 'SHA-256') return { valid: false, reason: 'unsupported_algorithm' };
   const now = options.now ?? Date.now();
@@ -139,13 +145,7 @@ export async function verifyAltchaPayload(
   if (!equalHex(solved, p.challenge)) return { valid: false, reason: 'invalid_proof' };
   const ok = { valid: true as const, challenge: p.challenge, salt: p.salt, number: p.number };
 
-  if ('warden' in options) {
-    const result = await options.warden.verifyChallenge({ altcha: payload as string });
-    if (result.valid) return ok;
-    const reason =
-      result.reason === 'invalid_proof' ? 'invalid_signature' : (result.reason ?? 'invalid_proof');
-    return { valid: false, reason };
-  }
+  if ('warden' in options) return byWarden(options.warden, payload as string, ok);
 
   if (expiresAt === undefined && options.requireExpires !== false) return { valid: false, reason: 'expired' };
   const expected = createHmac('sha256', options.hmacKey).update(p.challenge).digest('hex');
@@ -154,5 +154,63 @@ export async function verifyAltchaPayload(
   }
   const until = expiresAt ?? now + (options.maxAgeMs ?? 3_600_000);
   if (!(await options.store.claim(p.challenge, until))) return { valid: false, reason: 'already_used' };
+  return ok;
+}
+
+async function byWarden(
+  warden: Warden,
+  payload: string,
+  ok: AltchaVerification,
+): Promise<AltchaVerification> {
+  const result = await warden.verifyChallenge({ altcha: payload });
+  if (result.valid) return ok;
+  const reason = result.reason === 'invalid_proof' ? 'invalid_signature' : (result.reason ?? 'invalid_proof');
+  return { valid: false, reason };
+}
+
+function isV2Shaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'solution' in value && 'challenge' in value;
+}
+
+/** Warden never issues a v2 cost above this; a higher one is not derived before Warden saw it. */
+const MAX_WARDEN_COST = 2 ** 14;
+
+/**
+ * The v2 form (widget 3.x). With `{warden}`: shape, expiry and the solution here (PBKDF2 with
+ * node:crypto), signature and single use by Warden. With `{hmacKey, store}`: the signature first
+ * (altcha-lib's `createChallenge({hmacSignatureSecret})`), then expiry, solution, single use.
+ */
+async function verifyV2(
+  payload: string,
+  value: unknown,
+  options: AltchaVerifyOptions,
+): Promise<AltchaVerification> {
+  const p = asV2(value);
+  if (!p) return { valid: false, reason: 'malformed' };
+  if (!v2Supported(p.parameters.algorithm)) return { valid: false, reason: 'unsupported_algorithm' };
+  const now = options.now ?? Date.now();
+  const expiresAt = p.parameters.expiresAt === undefined ? undefined : p.parameters.expiresAt * 1000;
+  const ok = {
+    valid: true as const,
+    challenge: p.parameters.keyPrefix,
+    salt: p.parameters.salt,
+    number: p.counter,
+  };
+  if ('warden' in options) {
+    if (expiresAt !== undefined && now >= expiresAt) return { valid: false, reason: 'expired' };
+    if (p.parameters.cost > MAX_WARDEN_COST) return { valid: false, reason: 'invalid_signature' };
+    if (!(await v2Solved(p))) return { valid: false, reason: 'invalid_proof' };
+    return byWarden(options.warden, payload, ok);
+  }
+  if (!equalHexSignature(p.signature, v2Signature(p.parameters, options.hmacKey))) {
+    return { valid: false, reason: 'invalid_signature' };
+  }
+  if (expiresAt === undefined ? options.requireExpires !== false : now >= expiresAt) {
+    return { valid: false, reason: 'expired' };
+  }
+  if (!(await v2Solved(p))) return { valid: false, reason: 'invalid_proof' };
+  const until = expiresAt ?? now + (options.maxAgeMs ?? 3_600_000);
+  if (!(await options.store.claim(`v2:${p.signature}`, until)))
+    return { valid: false, reason: 'already_used' };
   return ok;
 }

@@ -1,13 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import { altchaKey, asV2Payload, checkAltchaV2Payload } from './altcha-v2.ts';
 import {
   type ChallengeVerification,
   checkChallengeId,
   consumeChallenge,
   counted,
   countWrongAnswer,
-  hmac,
   issueChallenge,
   secretNumber,
 } from './index.ts';
@@ -30,10 +30,6 @@ export interface AltchaChallenge {
 
 /** Longest payload accepted (a real one is ~300 bytes). */
 export const MAX_ALTCHA_PAYLOAD = 2048;
-
-function altchaKey(ctx: AppContext, site: SitesTable): Buffer {
-  return hmac(ctx.secret, `altcha|${site.id}`);
-}
 
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -72,16 +68,20 @@ interface AltchaPayload {
   signature: string;
 }
 
-/** The widget's payload decoded, or undefined when it is not one. */
-export function decodeAltchaPayload(payload: unknown): AltchaPayload | undefined {
+/** The widget's payload as JSON (either form), or undefined when it is not base64 JSON. */
+function parsePayload(payload: unknown): unknown {
   if (typeof payload !== 'string' || payload.length === 0 || payload.length > MAX_ALTCHA_PAYLOAD)
     return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
+    return JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** The widget's payload in the v1 form decoded, or undefined when it is not one. */
+export function decodeAltchaPayload(payload: unknown): AltchaPayload | undefined {
+  const value = parsePayload(payload);
   if (typeof value !== 'object' || value === null) return undefined;
   const p = value as Record<string, unknown>;
   if (
@@ -104,13 +104,20 @@ function hexEqual(a: string, b: string): boolean {
   return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
-/** Check a solved ALTCHA payload; a valid one is consumed (single use, like verifyChallenge). */
+/**
+ * Check a solved ALTCHA payload, v1 (widget 1.x–2.x, or 3.x given the v1 route) or v2 (widget
+ * 3.x given the v2 route, altcha-v2.ts); a valid one is consumed (single use, like verifyChallenge).
+ */
 export async function verifyAltchaPayload(
   ctx: AppContext,
   site: SitesTable,
   payload: unknown,
 ): Promise<ChallengeVerification> {
-  return counted(ctx, await checkAltchaPayload(ctx, site, payload));
+  const v2 = asV2Payload(parsePayload(payload));
+  return counted(
+    ctx,
+    await (v2 ? checkAltchaV2Payload(ctx, site, v2) : checkAltchaPayload(ctx, site, payload)),
+  );
 }
 
 async function checkAltchaPayload(

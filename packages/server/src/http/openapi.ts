@@ -19,7 +19,7 @@ type Json = Record<string, unknown>;
 export const TAGS: Record<string, string> = {
   scoring: 'Score events: browser routes (site key + allowed Origin) and server routes (site + secret key).',
   fingerprint: 'Register device fingerprints; answers a 10-minute token.',
-  challenge: 'Proof-of-work challenges (ALTCHA v1 form) and their verification.',
+  challenge: 'Proof-of-work challenges (ALTCHA v1 and v2 forms) and their verification.',
   auth: 'Sign in and out; the signed-in user.',
   workspaces: 'Workspaces and your role in each.',
   members: 'Members of a workspace and their roles.',
@@ -84,6 +84,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /api/sso/saml/{workspaceId}/login': 'startSamlLogin',
   'POST /api/sso/saml/{workspaceId}/acs': 'samlAssertionConsumer',
   'GET /api/antibot/altcha/challenge': 'issueAltchaChallenge',
+  'GET /api/antibot/altcha/v2/challenge': 'issueAltchaV2Challenge',
 };
 
 /** Operations anyone may call: they state `security: []` (no credentials). */

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { issueAltchaChallenge } from '../../challenge/altcha.ts';
+import { issueAltchaV2Challenge } from '../../challenge/altcha-v2.ts';
 import { parseDifficulty } from '../../challenge/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
+import type { SitesTable } from '../../storage/schema.ts';
 import { EXPOSED_HEADERS, findSiteByKey } from '../site-auth.ts';
 import type { App } from '../types.ts';
 import { ANTIBOT_PREFIX } from './scoring-common.ts';
@@ -13,6 +15,8 @@ import { ANTIBOT_PREFIX } from './scoring-common.ts';
  * `GET /api/antibot/altcha/challenge?sitekey=pk_…[&difficulty=…]`: a proof-of-work challenge in
  * ALTCHA's own JSON (`{algorithm, challenge, maxnumber, salt, signature}`, no envelope), so the
  * official `<altcha-widget challengeurl="…">` works against Warden unchanged (docs/altcha.md).
+ * `GET /api/antibot/altcha/v2/challenge?…`: the same in ALTCHA's PoW v2 JSON (`{parameters,
+ * signature}`) for the widget 3.x's `challenge="…"` attribute.
  * Authenticated like the browser routes: the public site key (in the query, as the widget sends
  * no headers of its own) and an Origin on the site's list. A same-origin GET carries no Origin,
  * so the Referer's origin stands in for it then. Errors are the usual envelope.
@@ -42,14 +46,20 @@ function difficultyOf(value: string | undefined): number | undefined {
   return parseDifficulty(/^\d+$/.test(value) ? Number(value) : value);
 }
 
-export function registerAltchaRoute(app: App, ctx: AppContext): void {
+type Issue = (
+  ctx: AppContext,
+  site: SitesTable,
+  options: { difficulty?: number | undefined; ip: string },
+) => Promise<unknown>;
+
+function registerOne(app: App, ctx: AppContext, url: string, summary: string, issue: Issue): void {
   app.get<{ Querystring: typeof AltchaQuery.static }>(
-    `${ANTIBOT_PREFIX}/altcha/challenge`,
+    url,
     {
       schema: {
         tags: ['challenge'],
-        summary: 'Issue a proof-of-work challenge in ALTCHA format (for the altcha widget)',
-        // The public site key travels in the query (the widget's challengeurl), checked with Origin.
+        summary,
+        // The public site key travels in the query (the widget's challenge URL), checked with Origin.
         security: [],
         querystring: AltchaQuery,
       },
@@ -76,7 +86,24 @@ export function registerAltchaRoute(app: App, ctx: AppContext): void {
       }
       const difficulty = difficultyOf(request.query.difficulty);
       await enforceScoringRateLimit(ctx, 'browser', found.site.id, request.ip);
-      return issueAltchaChallenge(ctx, found.site, { difficulty, ip: request.ip });
+      return issue(ctx, found.site, { difficulty, ip: request.ip });
     },
+  );
+}
+
+export function registerAltchaRoute(app: App, ctx: AppContext): void {
+  registerOne(
+    app,
+    ctx,
+    `${ANTIBOT_PREFIX}/altcha/challenge`,
+    'Issue a proof-of-work challenge in ALTCHA v1 format (altcha widget 1.x-2.x: challengeurl)',
+    issueAltchaChallenge,
+  );
+  registerOne(
+    app,
+    ctx,
+    `${ANTIBOT_PREFIX}/altcha/v2/challenge`,
+    'Issue a proof-of-work challenge in ALTCHA v2 format (altcha widget 3.x: challenge)',
+    issueAltchaV2Challenge,
   );
 }
