@@ -12,8 +12,9 @@ import { desktopAvailable } from './support/desktop.ts';
  * ghost-cursor's own Bezier paths. Asserted: the shop's backend called /verify with the SDK's
  * token, a decision was made for the same device as the browser's decision, and each setup's
  * evidence is what the setup leaves (recorded by the SDK and by the benchmark's probe).
- * Which action /verify takes for them is printed, not asserted: on this branch both still get
- * `allow` there (the detection that closes it is issue 14's points 1–3).
+ * The `fill` run must not be allowed at /verify: it carries the browser session's
+ * `text_without_typing` (issue 14, points 1–2). Which action /verify takes for the ghost-cursor run
+ * is not asserted: OS-level moves along ghost-cursor's paths still pass as human on the mouse alone.
  */
 const setup = (id: string): Setup => {
   const s = SETUPS.find((x) => x.id === id);
@@ -68,6 +69,9 @@ describe.skipIf(!desktopAvailable())('adversaries through the shop page', { time
     // …and the SDK sent it: the browser decision's evidence has no key sample and one click.
     expect(behavior['key_samples'], JSON.stringify(behavior)).toBe(0);
     expect(behavior['clicks'], JSON.stringify(behavior)).toBe(1);
+    // The enforced decision carries what the browser found: text entered without typing.
+    expect(o.verify?.action, JSON.stringify(o.verify?.signals)).not.toBe('allow');
+    expect(o.verify?.signals.map((x) => x.rule)).toContain('carried_text_without_typing');
     // Headful patchright leaves no environment tell in the page: no webdriver, no headless screen.
     expect(o.probe?.webdriver).toBe(false);
     expect(o.probe?.geometry.outerHeight).toBeGreaterThan(o.probe?.geometry.innerHeight ?? Infinity);
