@@ -52,7 +52,9 @@ describe('click_instant_release', () => {
       const holds = HUMAN_FILES.slice(i, i + 4).flatMap(holdsOf);
       all.push(...holds);
       if (holds.length < 2) continue;
-      expect(fired(features({ presses: presses(holds) })), `session ${i}`).not.toContain('click_instant_release');
+      expect(fired(features({ presses: presses(holds) })), `session ${i}`).not.toContain(
+        'click_instant_release',
+      );
       sessions++;
     }
     expect(sessions).toBeGreaterThan(40);
@@ -115,7 +117,11 @@ describe('pointer_geometry_mismatch', () => {
   it('zoom (offsets that move with the pointer), too few events, or a phone: no verdict', () => {
     expect(fired(features(frame(0, 87, 0, 0, 40)))).not.toContain('pointer_geometry_mismatch');
     expect(fired(features(frame(0, 87, 0, 0, 0, 2)))).not.toContain('pointer_geometry_mismatch');
-    expect(fired(features(frame(0, 87, 0, 0), { ua_mobile: true }))).not.toContain('pointer_geometry_mismatch');
-    expect(fired(features({ pointer_frame: { samples: 8, dy: 87 } }))).not.toContain('pointer_geometry_mismatch');
+    expect(fired(features(frame(0, 87, 0, 0), { ua_mobile: true }))).not.toContain(
+      'pointer_geometry_mismatch',
+    );
+    expect(fired(features({ pointer_frame: { samples: 8, dy: 87 } }))).not.toContain(
+      'pointer_geometry_mismatch',
+    );
   });
 });
