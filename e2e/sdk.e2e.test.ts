@@ -248,6 +248,47 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     expect(b.first_input_ms).toBeGreaterThan(0);
   });
 
+  it('times mouse presses and sees headless CDP input offset in a window without chrome', async () => {
+    const page = await openDemo();
+    const behavior = () =>
+      page.evaluate('window.wardenDemo.warden.inspect().then((e) => e.behavior)') as Promise<{
+        presses?: { count: number; quick: number; median_ms: number };
+        pointer_frame?: { samples: number; dx: number; dy: number; spread: number; chrome_x: number; chrome_y: number };
+      }>;
+    for (const [x, y] of [
+      [40, 40],
+      [80, 60],
+      [120, 90],
+      [160, 120],
+    ] as const)
+      await page.mouse.move(x, y);
+    await page.click('#login input[name=email]');
+    await page.click('#login input[name=password]');
+    let b = await behavior();
+    // page.click() presses and releases at once.
+    expect(b.presses).toMatchObject({ count: 2, quick: 2 });
+    expect(b.presses!.median_ms).toBeLessThan(15);
+    // A press held by the script for 80 ms is timed as such (not quick).
+    await page.mouse.down();
+    await page.waitForTimeout(80);
+    await page.mouse.up();
+    b = await behavior();
+    expect(b.presses).toMatchObject({ count: 3, quick: 2 });
+    // Headless chromium: no window chrome, yet CDP mouse events are offset (87 px in Chromium).
+    const frame = b.pointer_frame!;
+    expect(frame.samples).toBeGreaterThanOrEqual(3);
+    expect(frame.spread).toBeLessThanOrEqual(2);
+    expect(frame.chrome_y).toBe(0);
+    expect(Math.abs(frame.dy)).toBeGreaterThan(30);
+    // …which the service names.
+    const decision = (await page.evaluate(
+      "window.wardenDemo.warden.collect({ event_type: 'login', account_id: 'e2e-presses' })",
+    )) as Decision;
+    const rules = decision.signals.map((s) => s.rule);
+    expect(rules).toContain('pointer_geometry_mismatch');
+    expect(rules).toContain('click_instant_release');
+  });
+
   it("the backend's /verify with the form's token carries what the page's /collect found (ghost-cursor moves, fill)", async () => {
     const page = await openDemo();
     // ghost-cursor's own Bezier paths, dispatched point by point, to each field and the button.
