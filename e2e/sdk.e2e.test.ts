@@ -253,7 +253,14 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     const behavior = () =>
       page.evaluate('window.wardenDemo.warden.inspect().then((e) => e.behavior)') as Promise<{
         presses?: { count: number; quick: number; median_ms: number };
-        pointer_frame?: { samples: number; dx: number; dy: number; spread: number; chrome_x: number; chrome_y: number };
+        pointer_frame?: {
+          samples: number;
+          dx: number;
+          dy: number;
+          spread: number;
+          chrome_x: number;
+          chrome_y: number;
+        };
       }>;
     for (const [x, y] of [
       [40, 40],

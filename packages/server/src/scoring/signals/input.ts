@@ -119,8 +119,13 @@ export function textWithoutTyping(f: Features): boolean {
   return form !== null && form.untyped > 0;
 }
 
-/** How many input tells fired (for `behavior_bot_combined` and scriptedInput). */
-export function inputTells(f: Features): number {
+/**
+ * How many input tells fired (for `behavior_bot_combined`; `scriptedInput` passes `soft: false`).
+ * `click_instant_release` is soft: a Mac trackpad's tap-to-click is instant too, so it adds to the
+ * other tells but never alone makes input "scripted" (which turns open DevTools into the hard
+ * `automation_cdp_scripted`).
+ */
+export function inputTells(f: Features, soft = true): number {
   return (
     (clicksWithoutApproach(f) ? 1 : 0) +
     (clicksTeleported(f) ? 1 : 0) +
@@ -128,7 +133,7 @@ export function inputTells(f: Features): number {
     (inhumanKeyDwell(f) ? 1 : 0) +
     (uniformKeyRhythm(f) ? 1 : 0) +
     (textWithoutTyping(f) ? 1 : 0) +
-    (instantRelease(f) ? 1 : 0)
+    (soft && instantRelease(f) ? 1 : 0)
   );
 }
 

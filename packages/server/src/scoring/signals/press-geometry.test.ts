@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
-import { baseFeatures, traceFiles } from '../test-fixtures.ts';
+import { baseFeatures, loadTrace, traceFiles } from '../test-fixtures.ts';
 import { automation } from './automation.ts';
+import { behavior } from './behavior.ts';
 import { input } from './input.ts';
 
 function features(evidence: Record<string, unknown>, over: Record<string, unknown> = {}) {
@@ -83,6 +84,41 @@ describe('click_instant_release', () => {
     expect(fired(features({ ...quick, touches: 4 }))).not.toContain('click_instant_release');
     expect(fired(features(quick, { ua_mobile: true }))).not.toContain('click_instant_release');
   });
+
+  it('is soft: with open DevTools alone it never makes the input "scripted" (trackpad taps are instant too)', () => {
+    const f = features({ presses: presses([0, 0, 1]) }, { cdp: true });
+    const rules = fired(f);
+    expect(rules).toContain('click_instant_release');
+    expect(rules).toContain('automation_cdp');
+    expect(rules).not.toContain('automation_cdp_scripted');
+  });
+
+  it('adds to another input tell (behavior_bot_combined) and earns no behavior_humanlike', () => {
+    const withFill = features({
+      presses: presses([1, 2]),
+      form: { fields: 2, untyped: 2, autofilled: 0, keys: 0, pastes: 0, inputs: 2, compositions: 0 },
+    });
+    expect(behavior.evaluate(withFill).map((s) => s.rule)).toContain('behavior_bot_combined');
+    const alone = features({ presses: presses([1, 2]) });
+    expect(behavior.evaluate(alone).map((s) => s.rule)).not.toContain('behavior_bot_combined');
+  });
+
+  it.skipIf(HUMAN_FILES.length === 0)(
+    'a human mouse path with instant presses earns no behavior_humanlike',
+    () => {
+      const trusted = HUMAN_FILES.filter((file) => {
+        const { mouse, clicks } = loadTrace(file);
+        const evidence = { mouse, mouse_moves: mouse.length, clicks, time_to_submit_ms: 9000 };
+        const human = behavior.evaluate(features(evidence)).map((s) => s.rule);
+        const quick = behavior
+          .evaluate(features({ ...evidence, presses: presses([1, 2, 3]) }))
+          .map((s) => s.rule);
+        expect(quick).not.toContain('behavior_humanlike');
+        return human.includes('behavior_humanlike');
+      });
+      expect(trusted.length).toBeGreaterThan(HUMAN_FILES.length / 2);
+    },
+  );
 
   it('ignores malformed press summaries', () => {
     expect(fired(features({ presses: { count: 'x', quick: 3 } }))).not.toContain('click_instant_release');
