@@ -34,7 +34,7 @@ export const INPUT = {
   frameChromePx: 1,
   frameOffsetPx: 30,
   frameSpreadPx: 2,
-  frameMinSamples: 3,
+  frameMinSamples: 2,
 };
 
 /** Desktop pointer and keyboard: phones and touch screens tap without moves and commit keys at once. */

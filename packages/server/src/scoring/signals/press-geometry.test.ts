@@ -152,12 +152,48 @@ describe('pointer_geometry_mismatch', () => {
 
   it('zoom (offsets that move with the pointer), too few events, or a phone: no verdict', () => {
     expect(fired(features(frame(0, 87, 0, 0, 40)))).not.toContain('pointer_geometry_mismatch');
-    expect(fired(features(frame(0, 87, 0, 0, 0, 2)))).not.toContain('pointer_geometry_mismatch');
+    expect(fired(features(frame(0, 87, 0, 0, 0, 1)))).not.toContain('pointer_geometry_mismatch');
     expect(fired(features(frame(0, 87, 0, 0), { ua_mobile: true }))).not.toContain(
       'pointer_geometry_mismatch',
     );
     expect(fired(features({ pointer_frame: { samples: 8, dy: 87 } }))).not.toContain(
       'pointer_geometry_mismatch',
     );
+  });
+});
+
+describe('evidence recorded by `npm run eval:browsers` (chromium 156, one run each)', () => {
+  const visits = {
+    'playwright-headless-fill': {
+      presses: { count: 1, quick: 1, median_ms: 0.1 },
+      pointer_frame: { samples: 2, dx: 0, dy: 87, spread: 0, chrome_x: 0, chrome_y: 0 },
+    },
+    'patchright-headful-ghost': {
+      presses: { count: 3, quick: 0, median_ms: 40.9 },
+      pointer_frame: { samples: 8, dx: 0, dy: 87, spread: 0, chrome_x: 0, chrome_y: 87 },
+    },
+    'xdotool-straight': {
+      presses: { count: 3, quick: 3, median_ms: 0 },
+      pointer_frame: { samples: 8, dx: 0, dy: 143, spread: 0, chrome_x: 0, chrome_y: 143 },
+    },
+    'person-pc1': {
+      presses: { count: 3, quick: 0, median_ms: 113 },
+      pointer_frame: { samples: 8, dx: 0, dy: 143, spread: 0, chrome_x: 0, chrome_y: 143 },
+    },
+  };
+  const rules = (name: keyof typeof visits) =>
+    fired(features(visits[name])).filter(
+      (r) => r === 'click_instant_release' || r === 'pointer_geometry_mismatch',
+    );
+
+  it('headless Playwright: geometry mismatch (one press is too few to time)', () => {
+    expect(rules('playwright-headless-fill')).toEqual(['pointer_geometry_mismatch']);
+  });
+  it('xdotool clicks: instant release; its real window agrees with its events', () => {
+    expect(rules('xdotool-straight')).toEqual(['click_instant_release']);
+  });
+  it('a replayed person and a headful driver holding its presses (ghost-cursor, 41 ms): neither', () => {
+    expect(rules('person-pc1')).toEqual([]);
+    expect(rules('patchright-headful-ghost')).toEqual([]);
   });
 });
