@@ -211,6 +211,46 @@ export const FormInputEvidence = Type.Object(
   tolerant,
 );
 
+/**
+ * How long the primary mouse or pen button was held per press (pointerdown to pointerup, trusted
+ * events only: touch, keyboard-activated and script clicks are not presses). Sent only when the
+ * browser's clock is fine enough (a few ms) to time a press.
+ */
+export const PressEvidence = Type.Object(
+  {
+    /** Presses timed. */
+    count: opt(Count),
+    /** Of those, presses released less than 15 ms after going down. */
+    quick: opt(Count),
+    /** Median hold, ms. */
+    median_ms: opt(Num(0, 60_000)),
+  },
+  tolerant,
+);
+
+const Offset = Int(-100_000, 100_000);
+
+/**
+ * Where the first trusted mouse events put the viewport on the screen, beside the window's own
+ * geometry: `dx`/`dy` are the medians of `e.screenX − e.clientX − window.screenX` (and Y),
+ * `chrome_x`/`chrome_y` are `outerWidth − innerWidth` and `outerHeight − innerHeight`. In a
+ * real browser the event offset equals the window's chrome (toolbar) size; a headless CDP
+ * driver offsets events although the window has no chrome at all. Not sent from an iframe.
+ */
+export const PointerFrameEvidence = Type.Object(
+  {
+    /** Events measured. */
+    samples: opt(Count),
+    dx: opt(Offset),
+    dy: opt(Offset),
+    /** Largest minus smallest per-event offset (X or Y): not 0 when zoom scales client coordinates. */
+    spread: opt(Int(0, 200_000)),
+    chrome_x: opt(Offset),
+    chrome_y: opt(Offset),
+  },
+  tolerant,
+);
+
 /** Interaction metrics and bounded samples (at most 2,048 values in all arrays together). */
 export const BehaviorEvidence = Type.Object(
   {
@@ -233,6 +273,8 @@ export const BehaviorEvidence = Type.Object(
     /** Pointer-downs within 0.5 px of the centre of their element (or of one of its 3 ancestors). */
     centred_clicks: opt(Count),
     form: opt(FormInputEvidence),
+    presses: opt(PressEvidence),
+    pointer_frame: opt(PointerFrameEvidence),
     /** Mouse samples [t, x, y] in CSS pixels, t in ms since load. */
     mouse: opt(Type.Array(Point, { maxItems: SAMPLES })),
     /** Clicks [t, x, y, button]. */

@@ -1,6 +1,7 @@
 import type { BehaviorEvidence } from '../types.ts';
 import { CAPACITY, SampleBuffer } from './buffer.ts';
 import { centredOnTarget, FieldTracker } from './fields.ts';
+import { PointerFrameProbe, PressTimer } from './press.ts';
 
 type Point = [number, number, number];
 type Click = [number, number, number, number];
@@ -9,6 +10,8 @@ type Scroll = [number, number];
 
 const MOVE_INTERVAL_MS = 16;
 const r1 = (v: number) => Math.round(v * 10) / 10;
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /**
  * Records interaction timing with passive listeners. Key values are never read: only when a key
@@ -33,6 +36,8 @@ export class BehaviorRecorder {
     copy: 0,
   };
   private readonly fields = new FieldTracker();
+  private readonly presses = new PressTimer();
+  private readonly frame = new PointerFrameProbe();
   private firstInput: number | undefined;
   private centred = 0;
   private activeMs = 0;
@@ -56,6 +61,7 @@ export class BehaviorRecorder {
     };
     on(document, 'pointermove', (e) => {
       this.counts.moves++;
+      this.frame.observe(e);
       const t = now();
       input(t);
       const last = this.mouse.last;
@@ -67,7 +73,11 @@ export class BehaviorRecorder {
       input(t);
       this.clicks.push([r1(t), r1(e.clientX), r1(e.clientY), Math.max(0, Math.min(8, e.button))]);
       if (centredOnTarget(e)) this.centred++;
+      this.presses.pointerDown(e);
+      this.frame.observe(e);
     });
+    on(document, 'pointerup', (e) => this.presses.pointerUp(e));
+    on(document, 'pointercancel', (e) => this.presses.cancel(e));
     on(document, 'keydown', (e) => {
       this.fields.key(e);
       if (e.repeat) return;
@@ -148,6 +158,8 @@ export class BehaviorRecorder {
       ...(this.firstInput === undefined ? {} : { first_input_ms: Math.round(this.firstInput) }),
       centred_clicks: this.centred,
       form: this.fields.summary(),
+      ...optional('presses', this.presses.summary()),
+      ...optional('pointer_frame', this.frame.summary()),
       mouse: this.mouse.items.slice(),
       click_samples: this.clicks.items.slice(),
       key_samples: this.keys.items.slice(),

@@ -6,6 +6,10 @@ import {
   formInput,
   INPUT_METRIC_THRESHOLDS,
   keyRhythmSpread,
+  type PointerFrame,
+  type Presses,
+  pointerFrame,
+  presses,
 } from './input-metrics.ts';
 
 /**
@@ -75,6 +79,10 @@ export interface BehaviorMetrics {
   key_rhythm_spread: number | null;
   /** How the form's text fields got their text (`behavior.form`), null when not sent. */
   form: FormInput | null;
+  /** How long mouse/pen presses were held (`behavior.presses`), null when not sent. */
+  presses: Presses | null;
+  /** Event screen offset beside the window's chrome size (`behavior.pointer_frame`), null when not sent. */
+  pointer_frame: PointerFrame | null;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -148,6 +156,8 @@ const EMPTY: BehaviorMetrics = {
   centred_clicks: 0,
   key_rhythm_spread: null,
   form: null,
+  presses: null,
+  pointer_frame: null,
 };
 
 /**
@@ -400,5 +410,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     centred_clicks: count(evidence, 'centred_clicks'),
     key_rhythm_spread: keyRhythmSpread(keys),
     form: formInput(evidence.form),
+    presses: presses(evidence.presses),
+    pointer_frame: pointerFrame(evidence.pointer_frame),
   };
 }

@@ -154,3 +154,55 @@ export function formInput(value: unknown): FormInput | null {
     compositions: count(value, 'compositions'),
   };
 }
+
+export interface Presses {
+  /** Primary mouse/pen presses the SDK timed (pointerdown → pointerup). */
+  count: number;
+  /** Of those, released under 15 ms. */
+  quick: number;
+  median_ms: number | null;
+}
+
+/** `behavior.presses` as sent by the SDK (null when absent: older SDKs, a coarse clock, no press). */
+export function presses(value: unknown): Presses | null {
+  if (!isRecord(value)) return null;
+  const n = count(value, 'count');
+  if (n === 0) return null;
+  const m = value.median_ms;
+  return {
+    count: n,
+    quick: Math.min(n, count(value, 'quick')),
+    median_ms: typeof m === 'number' && Number.isFinite(m) && m >= 0 ? m : null,
+  };
+}
+
+export interface PointerFrame {
+  samples: number;
+  /** Median event offset of the viewport from the window's corner (screen − client − window.screen). */
+  dx: number;
+  dy: number;
+  /** Largest minus smallest per-event offset. */
+  spread: number;
+  /** The window's chrome size (outer − inner). */
+  chrome_x: number;
+  chrome_y: number;
+}
+
+function int(rec: Record<string, unknown>, key: string): number | null {
+  const v = rec[key];
+  return typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : null;
+}
+
+/** `behavior.pointer_frame` as sent by the SDK (null when absent or incomplete). */
+export function pointerFrame(value: unknown): PointerFrame | null {
+  if (!isRecord(value)) return null;
+  const samples = count(value, 'samples');
+  const dx = int(value, 'dx');
+  const dy = int(value, 'dy');
+  const spread = int(value, 'spread');
+  const chromeX = int(value, 'chrome_x');
+  const chromeY = int(value, 'chrome_y');
+  if (samples === 0 || dx === null || dy === null || spread === null || chromeX === null || chromeY === null)
+    return null;
+  return { samples, dx, dy, spread, chrome_x: chromeX, chrome_y: chromeY };
+}

@@ -1,5 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import { scriptedInput } from './behavior.ts';
+import { pointerGeometryMismatch } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Markers that only a headless or automated browser shows (others are softer hints). */
@@ -52,6 +53,11 @@ export const automation: SignalFamily = {
       score: 15,
       description: 'WebGL renders in software (SwiftShader, llvmpipe) on a Windows or macOS user agent.',
     },
+    pointer_geometry_mismatch: {
+      score: 40,
+      description:
+        "Mouse events put the page tens of pixels below (or beside) the window's corner although the window reports no toolbar or border (outer size = inner size): input dispatched into a headless browser over DevTools.",
+    },
     webdriver_absent: {
       score: 30,
       description:
@@ -94,6 +100,18 @@ export const automation: SignalFamily = {
       out.push(
         emit(this, 'worker_mismatch', {
           description: `Worker and main thread disagree on ${f.worker_mismatch.join(', ')}.`,
+        }),
+      );
+    }
+    const axis = pointerGeometryMismatch(f);
+    const frame = f.behavior.pointer_frame;
+    if (axis !== null && frame) {
+      out.push(
+        emit(this, 'pointer_geometry_mismatch', {
+          description:
+            axis === 'y'
+              ? `Mouse events offset ${frame.dy} px vertically in a window with ${frame.chrome_y} px of chrome.`
+              : `Mouse events offset ${frame.dx} px horizontally in a window with ${frame.chrome_x} px of chrome.`,
         }),
       );
     }

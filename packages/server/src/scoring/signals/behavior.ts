@@ -1,6 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
-import { inputTells } from './input.ts';
+import { inputTells, instantRelease } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Thresholds tuned on the DELBOT-Mouse traces (behavior-metrics.ts); see docs/signals.md. */
@@ -102,7 +102,8 @@ function regularTiming(f: Features): 'mouse' | 'burst' | 'keys' | null {
 
 /**
  * Whether a form was driven by a script: no interaction at all, or any mechanical tell (scripted
- * mouse paths or timing, clicks without pointer approach, synthetic key dwell). Used by families
+ * mouse paths or timing, clicks without pointer approach, synthetic key dwell; not the soft
+ * `click_instant_release`, which trackpad taps share). Used by families
  * that weigh what an event does by how it was done (card testing).
  */
 export function scriptedInput(f: Features): boolean {
@@ -116,7 +117,7 @@ export function scriptedInput(f: Features): boolean {
     syntheticJitter(f) ||
     stationaryMoves(f) ||
     regularTiming(f) !== null ||
-    inputTells(f) > 0
+    inputTells(f, false) > 0
   );
 }
 
@@ -240,6 +241,8 @@ export const behavior: SignalFamily = {
     }
     if (
       !scriptedInput(f) &&
+      // Instant mouse releases earn no trust (a driver's clicks; at best a trackpad's taps).
+      !instantRelease(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).

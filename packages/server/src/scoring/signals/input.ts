@@ -18,6 +18,23 @@ export const INPUT = {
    * 0.005–0.033, people 0.145–0.305; short samples of people reach ~0.06.
    */
   keyRhythmSpread: 0.05,
+  /**
+   * Mouse presses needed before `click_instant_release`, and the share of them released under 15 ms
+   * (people hold a button 50–150 ms; the DELBOT human traces never under 55 ms; `page.click`, CDP
+   * kits and `xdotool click` release in 0–11 ms).
+   */
+  minPresses: 2,
+  quickPressShare: 2 / 3,
+  /**
+   * `pointer_geometry_mismatch` (automation family): the window reports no chrome at all
+   * (|outer − inner| ≤ frameChromePx) yet its mouse events put the viewport more than
+   * frameOffsetPx from the window's corner, consistently (per-event spread ≤ frameSpreadPx, so
+   * zoom, which scales client coordinates, never qualifies) over frameMinSamples events.
+   */
+  frameChromePx: 1,
+  frameOffsetPx: 30,
+  frameSpreadPx: 2,
+  frameMinSamples: 2,
 };
 
 /** Desktop pointer and keyboard: phones and touch screens tap without moves and commit keys at once. */
@@ -67,21 +84,56 @@ export function uniformKeyRhythm(f: Features): boolean {
   return spread !== null && spread < INPUT.keyRhythmSpread;
 }
 
+/**
+ * Mouse presses released within 15 ms of going down, most of them (two or more): a driver's
+ * down/up pair. Touch and keyboard-activated clicks are never timed by the SDK; a desktop only.
+ */
+export function instantRelease(f: Features): boolean {
+  const p = f.behavior.presses;
+  return (
+    desktop(f) &&
+    p !== null &&
+    p.count >= INPUT.minPresses &&
+    p.quick >= INPUT.minPresses &&
+    p.quick >= p.count * INPUT.quickPressShare
+  );
+}
+
+/**
+ * The window has no chrome (outer size = inner size) but its mouse events put the viewport tens
+ * of pixels into it: headless Chromium driven over CDP (events offset by 87 px). In a real
+ * browser, windowed, fullscreen or kiosk, the event offset equals the chrome size.
+ */
+export function pointerGeometryMismatch(f: Features): 'x' | 'y' | null {
+  const g = f.behavior.pointer_frame;
+  if (f.ua_mobile || g === null || g.samples < INPUT.frameMinSamples || g.spread > INPUT.frameSpreadPx)
+    return null;
+  if (Math.abs(g.chrome_y) <= INPUT.frameChromePx && Math.abs(g.dy) > INPUT.frameOffsetPx) return 'y';
+  if (Math.abs(g.chrome_x) <= INPUT.frameChromePx && Math.abs(g.dx) > INPUT.frameOffsetPx) return 'x';
+  return null;
+}
+
 /** Text fields filled by trusted `insertText` input with no key, paste or input-method event. */
 export function textWithoutTyping(f: Features): boolean {
   const form = f.behavior.form;
   return form !== null && form.untyped > 0;
 }
 
-/** How many input tells fired (for `behavior_bot_combined` and scriptedInput). */
-export function inputTells(f: Features): number {
+/**
+ * How many input tells fired (for `behavior_bot_combined`; `scriptedInput` passes `soft: false`).
+ * `click_instant_release` is soft: a Mac trackpad's tap-to-click is instant too, so it adds to the
+ * other tells but never alone makes input "scripted" (which turns open DevTools into the hard
+ * `automation_cdp_scripted`).
+ */
+export function inputTells(f: Features, soft = true): number {
   return (
     (clicksWithoutApproach(f) ? 1 : 0) +
     (clicksTeleported(f) ? 1 : 0) +
     (clicksExact(f) !== null ? 1 : 0) +
     (inhumanKeyDwell(f) ? 1 : 0) +
     (uniformKeyRhythm(f) ? 1 : 0) +
-    (textWithoutTyping(f) ? 1 : 0)
+    (textWithoutTyping(f) ? 1 : 0) +
+    (soft && instantRelease(f) ? 1 : 0)
   );
 }
 
@@ -111,6 +163,11 @@ export const input: SignalFamily = {
     key_rhythm_uniform: {
       score: 25,
       description: 'Keys pressed at a fixed delay (the spread of the gaps between key presses is tiny).',
+    },
+    click_instant_release: {
+      score: 20,
+      description:
+        'Desktop mouse presses released within 15 ms of going down (two or more, at least two thirds of them): a driver pressing and releasing at once. People hold a button 50–150 ms; tap-to-click on a Mac trackpad can also be instant, so this is never enough alone.',
     },
     text_without_typing: {
       score: 35,
@@ -157,6 +214,13 @@ export const input: SignalFamily = {
       out.push(
         emit(this, 'key_rhythm_uniform', {
           description: `Key-press gaps vary by ${(b.key_rhythm_spread ?? 0).toFixed(3)} of their median (median absolute deviation; people 0.15–0.3).`,
+        }),
+      );
+    }
+    if (instantRelease(f) && b.presses) {
+      out.push(
+        emit(this, 'click_instant_release', {
+          description: `${b.presses.quick} of ${b.presses.count} mouse presses released under 15 ms (median hold ${b.presses.median_ms ?? '?'} ms; people 50–150 ms).`,
         }),
       );
     }
