@@ -6,7 +6,7 @@ export const MANAGEMENT_BODY_LIMIT = 100 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The JSON body as received (text), for work that re-reads it elsewhere (idempotency hash). */
+    /** The JSON body as received (text); set only when a body was actually sent. */
     jsonText?: string;
   }
 }

@@ -47,8 +47,6 @@ export async function applyIdempotencyHeader(request: FastifyRequest): Promise<v
     ]);
   }
   request.body = { ...body, idempotency_key: key };
-  // The received text no longer is the body: the idempotency hash is taken from the parsed body.
-  delete request.jsonText;
 }
 
 /** A batch item's body under the batch's header key: its own key wins, else `<key>:<index>`. */
