@@ -43,6 +43,19 @@ const SearchFilters = {
   maxScore: Type.Optional(Score),
 };
 
+/** Every filter of the decision list, shared by the list and its export. */
+const DecisionFilters = {
+  eventType: Type.Optional(EventType),
+  classification: Type.Optional(Classification),
+  action: Type.Optional(Action),
+  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  deviceId: Type.Optional(Type.String({ maxLength: 128 })),
+  from: Type.Optional(Time),
+  to: Type.Optional(Time),
+  ...SearchFilters,
+};
+
 export const DecisionListQuery = Type.Object(
   {
     siteId: Type.String({ minLength: 1, maxLength: 64 }),
@@ -50,15 +63,7 @@ export const DecisionListQuery = Type.Object(
       Type.String({ pattern: '^([1-9]|[1-9][0-9]|100)$', description: '1–100, default 50' }),
     ),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
-    eventType: Type.Optional(EventType),
-    classification: Type.Optional(Classification),
-    action: Type.Optional(Action),
-    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    deviceId: Type.Optional(Type.String({ maxLength: 128 })),
-    from: Type.Optional(Time),
-    to: Type.Optional(Time),
-    ...SearchFilters,
+    ...DecisionFilters,
   },
   { additionalProperties: false },
 );
@@ -71,15 +76,7 @@ export const DecisionExportQuery = Type.Object(
     format: Type.Union([Type.Literal('csv'), Type.Literal('json')], {
       description: 'csv (text/csv) or json (JSON lines, application/x-ndjson)',
     }),
-    eventType: Type.Optional(EventType),
-    classification: Type.Optional(Classification),
-    action: Type.Optional(Action),
-    accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    deviceId: Type.Optional(Type.String({ maxLength: 128 })),
-    from: Type.Optional(Time),
-    to: Type.Optional(Time),
-    ...SearchFilters,
+    ...DecisionFilters,
   },
   { additionalProperties: false },
 );
