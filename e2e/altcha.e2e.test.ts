@@ -11,18 +11,59 @@ import { createTestApp, type TestApp } from '../packages/server/src/testing/cont
 import { chromiumAvailable, launchChromium } from './support/browser.ts';
 
 /**
- * The official ALTCHA widget (npm `altcha` 2.x, unmodified) on a shop page, its `challengeurl`
- * pointing at Warden's ALTCHA challenge route. The widget solves on load, the form posts its
- * payload, and the shop's backend checks it with @warden/node's verifyAltchaPayload or passes it
- * to /verify as proof-of-work evidence (docs/altcha.md).
+ * The official ALTCHA widgets (unmodified) on a shop page: 2.x (npm `altcha`) with `challengeurl`
+ * on Warden's v1 route, and 3.x (npm `altcha` 3.x, installed as the alias `altcha3`) with
+ * `challenge` on the PoW v2 route. The widget solves on load, the form posts its payload, and the
+ * shop's backend checks it with @warden/node's verifyAltchaPayload or passes it to /verify as
+ * proof-of-work evidence (docs/altcha.md).
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WIDGET = path.join(ROOT, 'node_modules/altcha/dist/altcha.js');
 
-describe.skipIf(!chromiumAvailable())(
-  'the ALTCHA widget against Warden in chromium',
+interface WidgetGeneration {
+  name: string;
+  widget: string;
+  route: string;
+  attribute: 'challengeurl' | 'challenge';
+  /** What the widget's payload holds (decoded from base64 JSON). */
+  checkPayload(decoded: Record<string, unknown>): void;
+}
+
+const GENERATIONS: WidgetGeneration[] = [
+  {
+    name: 'the ALTCHA widget against Warden in chromium',
+    widget: path.join(ROOT, 'node_modules/altcha/dist/altcha.js'),
+    route: '/api/antibot/altcha/challenge',
+    attribute: 'challengeurl',
+    checkPayload(decoded) {
+      expect(Object.keys(decoded)).toEqual(
+        expect.arrayContaining(['algorithm', 'challenge', 'number', 'salt', 'signature']),
+      );
+    },
+  },
+  {
+    name: 'the ALTCHA widget 3.x (PoW v2) against Warden in chromium',
+    widget: path.join(ROOT, 'node_modules/altcha3/dist/main/altcha.js'),
+    route: '/api/antibot/altcha/v2/challenge',
+    attribute: 'challenge',
+    checkPayload(decoded) {
+      // The v2 form: the signed challenge as received and the counter found.
+      expect(Object.keys(decoded).sort()).toEqual(['challenge', 'solution']);
+      expect((decoded.challenge as { parameters: unknown }).parameters).toMatchObject({
+        algorithm: 'PBKDF2/SHA-256',
+        data: { challenge_id: expect.stringMatching(/^ch_/) },
+      });
+      expect(decoded.solution).toMatchObject({
+        counter: expect.any(Number),
+        derivedKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
+    },
+  },
+];
+
+describe.skipIf(!chromiumAvailable()).each(GENERATIONS)(
+  '$name',
   { timeout: 60_000 },
-  () => {
+  ({ widget: WIDGET, route, attribute, checkPayload }) => {
     let warden: TestApp;
     let wardenUrl: string;
     let shop: http.Server;
@@ -32,12 +73,12 @@ describe.skipIf(!chromiumAvailable())(
     let siteKey: string;
 
     function page(mode: 'sdk' | 'verify'): string {
-      const challengeUrl = `${wardenUrl}/api/antibot/altcha/challenge?sitekey=${encodeURIComponent(siteKey)}`;
+      const challengeUrl = `${wardenUrl}${route}?sitekey=${encodeURIComponent(siteKey)}`;
       return `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>
 <script type="module" src="/altcha.js"></script></head><body>
 <form method="post" action="/signup/${mode}">
   <input name="email" value="ada@example.com">
-  <altcha-widget challengeurl="${challengeUrl}" auto="onload"></altcha-widget>
+  <altcha-widget ${attribute}="${challengeUrl}" auto="onload"></altcha-widget>
   <button type="submit">Sign up</button>
 </form></body></html>`;
     }
@@ -109,9 +150,7 @@ describe.skipIf(!chromiumAvailable())(
       const answer = await solveAndSubmit('sdk');
       expect(answer.result).toMatchObject({ valid: true });
       const decoded = JSON.parse(Buffer.from(answer.payload as string, 'base64').toString('utf8'));
-      expect(Object.keys(decoded)).toEqual(
-        expect.arrayContaining(['algorithm', 'challenge', 'number', 'salt', 'signature']),
-      );
+      checkPayload(decoded);
       expect(await verifyAltchaPayload(answer.payload, { warden: client })).toEqual({
         valid: false,
         reason: 'already_used',
