@@ -1,6 +1,6 @@
-import { keyHash, memberHash } from './hash.ts';
+import { DistinctCounts } from './distinct-counts.ts';
+import { keyHash } from './hash.ts';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
-import { MemberSet } from './member-set.ts';
 import { Slab } from './slab.ts';
 
 /**
@@ -11,7 +11,7 @@ import { Slab } from './slab.ts';
  *
  * - counters: sliding-window counters (hit/count), one record per key and window;
  * - distinct: distinct counts per key and window, the members of the current and previous
- *   bucket inline (exact up to INLINE each), in a MemberSet (exact to 64, then a sketch) beyond;
+ *   bucket inline, then a MemberSet (exact to 64, then a sketch): state/distinct-counts.ts;
  * - values: get/set values (numbers inline, other strings as side objects) and claimOnce ids;
  * - guards: locks and rate-limit call logs, kept apart so that a flood of counters never
  *   pushes out a lock in use or a login rate limit.
@@ -20,8 +20,6 @@ export const SLAB_SHARES = { counters: 0.3, distinct: 0.45, values: 0.18, guards
 /** The default budget when none is given (tests, tools): 64 MiB. */
 export const DEFAULT_HOT_STATE_BYTES = 64 * 1024 * 1024;
 
-/** Members of each bucket held inline in a distinct record before it moves to a MemberSet. */
-const INLINE = 3;
 // Record layouts (numbers per record).
 const C_WINDOW = 0;
 const C_BUCKET = 1;
@@ -31,20 +29,10 @@ const V_EXPIRES = 0;
 const V_NUMBER = 1;
 // Distinct records: window, bucket, inline member counts of the current and previous buckets
 // (-1: the members are in the side object).
-const D_WINDOW = 0;
-const D_BUCKET = 1;
-const D_CURRENT = 2;
-const D_PREVIOUS = 3;
 // Salts that keep one key's roles apart in the values and guards slabs (windows are ≥ 1).
 const SALT_VALUE = 1;
 const SALT_CLAIM = 2;
 const SALT_LOCK = 0;
-
-/** A distinct record's members once they no longer fit inline. */
-interface Buckets {
-  current: MemberSet;
-  previous: MemberSet;
-}
 
 /** The times of the calls a rate limit let through within its window: `times[head…]`, oldest first. */
 interface CallLog {
@@ -57,7 +45,7 @@ const NUMERIC = /^(0|-?[1-9]\d{0,14})$/;
 
 export class MemoryHotState implements HotState {
   private readonly counters: Slab;
-  private readonly distincts: Slab<Buckets>;
+  private readonly distincts: DistinctCounts;
   private readonly values: Slab<string>;
   private readonly guards: Slab<string | CallLog>;
   private readonly sweeper: NodeJS.Timeout;
@@ -75,12 +63,7 @@ export class MemoryHotState implements HotState {
     this.remembersSince = now();
     const share = (s: number) => Math.floor(budgetBytes * s);
     this.counters = new Slab({ doubles: 4, slotBudget: share(SLAB_SHARES.counters) });
-    this.distincts = new Slab({
-      doubles: 4,
-      words: 2 * INLINE,
-      slotBudget: share(SLAB_SHARES.distinct * 0.7),
-      sideBudget: share(SLAB_SHARES.distinct * 0.3),
-    });
+    this.distincts = new DistinctCounts(share(SLAB_SHARES.distinct * 0.7), share(SLAB_SHARES.distinct * 0.3));
     this.values = new Slab({
       doubles: 2,
       slotBudget: share(SLAB_SHARES.values * 0.6),
@@ -113,41 +96,7 @@ export class MemoryHotState implements HotState {
   }
 
   distinct(key: string, member: string | null, windowMs: number): number {
-    const now = this.now();
-    const s = this.distincts;
-    const hash = keyHash(key, windowMs);
-    const bucket = Math.floor(now / windowMs);
-    let slot = s.find(hash);
-    if (slot < 0) {
-      if (!member) return 0;
-      slot = s.insert(hash);
-      s.data[slot * 4 + D_WINDOW] = windowMs;
-      s.data[slot * 4 + D_BUCKET] = bucket;
-    } else {
-      s.touch(slot);
-      this.rollDistinct(slot, bucket);
-    }
-    if (member) this.addMember(slot, memberHash(member));
-    const d = s.data;
-    const buckets = s.getSide(slot);
-    if (buckets) {
-      const currentOnly = buckets.previous.missing(buckets.current);
-      return slidingTotal(currentOnly, buckets.previous.size(), now, windowMs);
-    }
-    // Members of the current bucket that the previous one does not have count in full; the
-    // previous bucket's members count by the part of it still inside the window.
-    const ints = s.ints;
-    const base = slot * 2 * INLINE;
-    const current = d[slot * 4 + D_CURRENT] as number;
-    const previous = d[slot * 4 + D_PREVIOUS] as number;
-    let currentOnly = 0;
-    for (let i = 0; i < current; i++) {
-      const h = ints[base + i];
-      let found = false;
-      for (let j = 0; j < previous; j++) if (ints[base + INLINE + j] === h) found = true;
-      if (!found) currentOnly++;
-    }
-    return slidingTotal(currentOnly, previous, now, windowMs);
+    return this.distincts.count(keyHash(key, windowMs), member, windowMs, this.now());
   }
 
   claimOnce(key: string, ttlMs: number): boolean {
@@ -267,17 +216,19 @@ export class MemoryHotState implements HotState {
 
   /** Records held (expired ones included until swept or read). */
   get size(): number {
-    return this.counters.size + this.distincts.size + this.values.size + this.guards.size;
+    return this.counters.size + this.distincts.slab.size + this.values.size + this.guards.size;
   }
 
   /** Bytes held by the store's arrays and the reported sizes of its side objects: ≤ budgetBytes. */
   get bytes(): number {
-    return this.counters.bytes + this.distincts.bytes + this.values.bytes + this.guards.bytes;
+    return this.counters.bytes + this.distincts.slab.bytes + this.values.bytes + this.guards.bytes;
   }
 
   /** Records dropped to stay within the budget since the start. */
   get evictions(): number {
-    return this.counters.evictions + this.distincts.evictions + this.values.evictions + this.guards.evictions;
+    return (
+      this.counters.evictions + this.distincts.slab.evictions + this.values.evictions + this.guards.evictions
+    );
   }
 
   /**
@@ -294,11 +245,7 @@ export class MemoryHotState implements HotState {
       const w = counters[slot * 4 + C_WINDOW] as number;
       return Math.floor(now / w) - (counters[slot * 4 + C_BUCKET] as number) >= 2;
     });
-    const distincts = this.distincts.data;
-    this.distincts.sweep(slice, (slot) => {
-      const w = distincts[slot * 4 + D_WINDOW] as number;
-      return Math.floor(now / w) - (distincts[slot * 4 + D_BUCKET] as number) >= 2;
-    });
+    this.distincts.sweep(slice, now);
     const guards = this.guards.data;
     this.guards.sweep(slice, (slot) => (guards[slot * 2 + V_EXPIRES] as number) <= now);
   }
@@ -326,58 +273,6 @@ export class MemoryHotState implements HotState {
     }
     return slot;
   }
-
-  /** Move a distinct record to `bucket`: the current members become the previous ones, or both empty. */
-  private rollDistinct(slot: number, bucket: number): void {
-    const s = this.distincts;
-    const d = s.data;
-    const at = slot * 4;
-    const last = d[at + D_BUCKET] as number;
-    if (last === bucket) return;
-    d[at + D_BUCKET] = bucket;
-    const buckets = s.getSide(slot);
-    if (last === bucket - 1) {
-      if (buckets) {
-        buckets.previous = buckets.current;
-        buckets.current = new MemberSet();
-        s.setSide(slot, buckets, bucketsBytes(buckets));
-        return;
-      }
-      const base = slot * 2 * INLINE;
-      s.ints.copyWithin(base + INLINE, base, base + INLINE);
-      d[at + D_PREVIOUS] = d[at + D_CURRENT] as number;
-      d[at + D_CURRENT] = 0;
-      return;
-    }
-    if (buckets) s.setSide(slot, undefined, 0);
-    d[at + D_CURRENT] = 0;
-    d[at + D_PREVIOUS] = 0;
-  }
-
-  private addMember(slot: number, hash: number): void {
-    const s = this.distincts;
-    const buckets = s.getSide(slot);
-    if (buckets) {
-      if (buckets.current.add(hash)) s.setSide(slot, buckets, bucketsBytes(buckets));
-      return;
-    }
-    const d = s.data;
-    const ints = s.ints;
-    const base = slot * 2 * INLINE;
-    const current = d[slot * 4 + D_CURRENT] as number;
-    for (let i = 0; i < current; i++) if (ints[base + i] === hash) return;
-    if (current < INLINE) {
-      ints[base + current] = hash;
-      d[slot * 4 + D_CURRENT] = current + 1;
-      return;
-    }
-    const moved: Buckets = {
-      current: MemberSet.of(ints, base, current),
-      previous: MemberSet.of(ints, base + INLINE, d[slot * 4 + D_PREVIOUS] as number),
-    };
-    moved.current.add(hash);
-    s.setSide(slot, moved, bucketsBytes(moved));
-  }
 }
 
 /** Approximate heap bytes of a string (header and up to two bytes a character). */
@@ -387,10 +282,6 @@ function stringBytes(s: string): number {
 
 function callLogBytes(log: CallLog): number {
   return 96 + 8 * log.times.length;
-}
-
-function bucketsBytes(b: Buckets): number {
-  return 48 + b.current.bytes() + b.previous.bytes();
 }
 
 /** Drop the calls at or before `since` from the front of the log (compacting now and then). */
