@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
 import {
   ACTIONS,
@@ -8,111 +8,27 @@ import {
   EVENT_TYPES,
   type Site,
 } from '../api/types.ts';
-import { EntityLink, EntitySummaryCard } from '../components/EntitySummary.tsx';
+import { DecisionTable } from '../components/DecisionTable.tsx';
+import { EntitySummaryCard } from '../components/EntitySummary.tsx';
 import { Field } from '../components/Field.tsx';
-import { Link } from '../components/Link.tsx';
-import { Pill } from '../components/Pill.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
 import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
-import { Table } from '../components/Table.tsx';
 import { useAction } from '../hooks/useAction.ts';
 import { useInterval } from '../hooks/useInterval.ts';
 import { navigate, useRoute } from '../hooks/useRoute.ts';
-import { type EntityKind, networkOf } from '../lib/entities.ts';
-import { formatDateTime, formatNumber, fromLocalInput, userTimeZone } from '../lib/format.ts';
+import { type Filters, filterQuery, filtersFromUrl, pivotOf } from '../lib/decision-filters.ts';
+import { formatNumber, userTimeZone } from '../lib/format.ts';
 import { mergeNewest, pollNewest } from '../lib/live.ts';
-import { href } from '../lib/router.ts';
 
-export interface Filters {
-  eventType: string;
-  classification: string;
-  action: string;
-  from: string;
-  to: string;
-  accountId: string;
-  ip: string;
-  ipPrefix: string;
-  deviceId: string;
-  email: string;
-  emailDomain: string;
-  paymentHash: string;
-  promoCode: string;
-  clusterId: string;
-  signal: string;
-  label: string;
-  minScore: string;
-  maxScore: string;
-}
-
-const EMPTY: Filters = {
-  eventType: '',
-  classification: '',
-  action: '',
-  from: '',
-  to: '',
-  accountId: '',
-  ip: '',
-  ipPrefix: '',
-  deviceId: '',
-  email: '',
-  emailDomain: '',
-  paymentHash: '',
-  promoCode: '',
-  clusterId: '',
-  signal: '',
-  label: '',
-  minScore: '',
-  maxScore: '',
-};
-const ENTITY_FILTERS: EntityKind[] = [
-  'accountId',
-  'ip',
-  'ipPrefix',
-  'deviceId',
-  'email',
-  'emailDomain',
-  'paymentHash',
-  'promoCode',
-  'clusterId',
-];
 const LABELS = ['fraud', 'legit', 'none'] as const;
 const POLL_MS = 4000;
 const PAGE = 50;
 /** Pages one poll may follow before it gives up and offers a reload instead. */
 const MAX_POLL_PAGES = 5;
 
-function filtersFromUrl(): Filters {
-  const params = new URLSearchParams(location.search);
-  const out = { ...EMPTY };
-  for (const key of Object.keys(EMPTY) as (keyof Filters)[]) out[key] = params.get(key) ?? '';
-  return out;
-}
-
-/** The filters as the API's query (times converted from the local inputs, text trimmed). */
-function filterQuery(siteId: string, f: Filters) {
-  const q: Record<string, string> = { siteId };
-  for (const [key, value] of Object.entries(f) as Array<[keyof Filters, string]>) {
-    if (key === 'from' || key === 'to') continue;
-    const v = value.trim();
-    if (v !== '') q[key] = v;
-  }
-  const from = fromLocalInput(f.from);
-  const to = fromLocalInput(f.to);
-  if (from) q.from = from;
-  if (to) q.to = to;
-  return q;
-}
-
 function query(siteId: string, f: Filters): Record<string, string | number> & { from?: string } {
   return { ...filterQuery(siteId, f), limit: PAGE };
-}
-
-/** The one entity the list is filtered by, if exactly one entity filter is set (a pivot). */
-function pivotOf(f: Filters): { kind: EntityKind; value: string } | null {
-  const set = ENTITY_FILTERS.filter((k) => f[k].trim() !== '');
-  const kind = set.length === 1 ? set[0] : undefined;
-  return kind ? { kind, value: f[kind].trim() } : null;
 }
 
 function FilterSelect({
@@ -152,98 +68,6 @@ function FilterText({
     <Field id={id} label={label}>
       <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />
     </Field>
-  );
-}
-
-type Cell = { label: string; numeric?: boolean; render: (d: DecisionSummary) => ReactNode };
-
-const CELLS: Record<string, Cell> = {
-  time: {
-    label: 'Time',
-    render: (d) => <Link href={href('decisions', d.id)}>{formatDateTime(d.createdAt)}</Link>,
-  },
-  event: { label: 'Event', render: (d) => d.eventType.replace(/_/g, ' ') },
-  account: {
-    label: 'Account',
-    render: (d) => (
-      <div className="entity-cell truncate" title={d.email ? `${d.accountId} · ${d.email}` : d.accountId}>
-        <EntityLink kind="accountId" value={d.accountId} />
-        {d.email ? (
-          <span className="sub">
-            <EntityLink kind="email" value={d.email} />
-          </span>
-        ) : null}
-      </div>
-    ),
-  },
-  ip: {
-    label: 'IP',
-    render: (d) => {
-      const network = networkOf(d.ipAddress);
-      return (
-        <div className="entity-cell mono">
-          <EntityLink kind="ip" value={d.ipAddress} />
-          {network?.endsWith('/24') ? (
-            <span className="sub">
-              <EntityLink kind="ipPrefix" value={network} />
-            </span>
-          ) : null}
-        </div>
-      );
-    },
-  },
-  links: {
-    label: 'Links',
-    render: (d) => (
-      <div className="entity-tags">
-        {d.deviceId ? <EntityLink kind="deviceId" value={d.deviceId} label="device" /> : null}
-        {d.paymentHash ? <EntityLink kind="paymentHash" value={d.paymentHash} label="card" /> : null}
-        {d.promoCode ? (
-          <EntityLink kind="promoCode" value={d.promoCode} label={`promo ${d.promoCode}`} />
-        ) : null}
-        {d.clusterId ? <EntityLink kind="clusterId" value={d.clusterId} label="cluster" /> : null}
-      </div>
-    ),
-  },
-  score: { label: 'Score', numeric: true, render: (d) => formatNumber(d.riskScore) },
-  classification: { label: 'Classification', render: (d) => <Pill value={d.classification} /> },
-  action: { label: 'Action', render: (d) => <Pill value={d.action} /> },
-  label: { label: 'Label', render: (d) => <Pill value={d.label} /> },
-};
-
-const WIDE = ['time', 'event', 'account', 'ip', 'links', 'score', 'classification', 'action', 'label'];
-/** On a phone the verdict comes first: score and action, then what to pivot on. */
-const NARROW = ['score', 'action', 'time', 'account', 'ip', 'event', 'classification', 'label', 'links'];
-
-function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => window.matchMedia('(max-width: 760px)').matches);
-  useEffect(() => {
-    const media = window.matchMedia('(max-width: 760px)');
-    const update = () => setNarrow(media.matches);
-    media.addEventListener('change', update);
-    return () => media.removeEventListener('change', update);
-  }, []);
-  return narrow;
-}
-
-export function DecisionTable({ items, fresh }: { items: DecisionSummary[]; fresh?: ReadonlySet<string> }) {
-  const order = useNarrow() ? NARROW : WIDE;
-  const cells = order.map((key) => ({ key, ...(CELLS[key] as Cell) }));
-  return (
-    <Table
-      className="decisions-table"
-      columns={cells.map((c) => (c.numeric ? { label: c.label, numeric: true as const } : c.label))}
-    >
-      {items.map((d) => (
-        <tr key={d.id} className={fresh?.has(d.id) ? 'fresh' : undefined} data-decision-id={d.id}>
-          {cells.map((c) => (
-            <td key={c.key} className={c.numeric ? 'num' : undefined} data-col={c.key}>
-              {c.render(d)}
-            </td>
-          ))}
-        </tr>
-      ))}
-    </Table>
   );
 }
 

@@ -1,0 +1,84 @@
+import type { EntityKind } from './entities.ts';
+import { fromLocalInput } from './format.ts';
+
+/** The decisions list's filters: kept in the URL (a saved view is a URL), sent as the API's query. */
+export interface Filters {
+  eventType: string;
+  classification: string;
+  action: string;
+  from: string;
+  to: string;
+  accountId: string;
+  ip: string;
+  ipPrefix: string;
+  deviceId: string;
+  email: string;
+  emailDomain: string;
+  paymentHash: string;
+  promoCode: string;
+  clusterId: string;
+  signal: string;
+  label: string;
+  minScore: string;
+  maxScore: string;
+}
+
+export const EMPTY: Filters = {
+  eventType: '',
+  classification: '',
+  action: '',
+  from: '',
+  to: '',
+  accountId: '',
+  ip: '',
+  ipPrefix: '',
+  deviceId: '',
+  email: '',
+  emailDomain: '',
+  paymentHash: '',
+  promoCode: '',
+  clusterId: '',
+  signal: '',
+  label: '',
+  minScore: '',
+  maxScore: '',
+};
+export const ENTITY_FILTERS: EntityKind[] = [
+  'accountId',
+  'ip',
+  'ipPrefix',
+  'deviceId',
+  'email',
+  'emailDomain',
+  'paymentHash',
+  'promoCode',
+  'clusterId',
+];
+export function filtersFromUrl(): Filters {
+  const params = new URLSearchParams(location.search);
+  const out = { ...EMPTY };
+  for (const key of Object.keys(EMPTY) as (keyof Filters)[]) out[key] = params.get(key) ?? '';
+  return out;
+}
+
+/** The filters as the API's query (times converted from the local inputs, text trimmed). */
+export function filterQuery(siteId: string, f: Filters) {
+  const q: Record<string, string> = { siteId };
+  for (const [key, value] of Object.entries(f) as Array<[keyof Filters, string]>) {
+    if (key === 'from' || key === 'to') continue;
+    const v = value.trim();
+    if (v !== '') q[key] = v;
+  }
+  const from = fromLocalInput(f.from);
+  const to = fromLocalInput(f.to);
+  if (from) q.from = from;
+  if (to) q.to = to;
+  return q;
+}
+
+/** The one entity the list is filtered by, if exactly one entity filter is set (a pivot). */
+export function pivotOf(f: Filters): { kind: EntityKind; value: string } | null {
+  const set = ENTITY_FILTERS.filter((k) => f[k].trim() !== '');
+  const kind = set.length === 1 ? set[0] : undefined;
+  return kind ? { kind, value: f[kind].trim() } : null;
+}
