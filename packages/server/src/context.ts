@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Readiness } from './readiness.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
+import type { LookupAll } from './webhooks/safe-url.ts';
 
 /** Everything a route plugin or a worker needs, built once in main.ts (or by a test). */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   /** Secret for signing access tokens and fingerprint tokens. */
   secret: string;
   now: () => number;
+  /** DNS resolver for webhook URLs (saved and sent); default the system's. Tests pass a fake. */
+  lookup?: LookupAll;
   /** Start-up steps `/readyz` waits for (set by `serve`; absent in tests that do not need it). */
   readiness?: Readiness;
 }

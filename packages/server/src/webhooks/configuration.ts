@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import { cancelPendingDeliveries, insertDelivery, notifyQueued } from './outbox.ts';
-import { checkWebhookUrl } from './safe-url.ts';
+import { checkWebhookUrlOnSave, systemLookup } from './safe-url.ts';
 import { newWebhookSecret } from './signer.ts';
 
 /** Deliveries shown on read (interface §8). */
@@ -57,16 +57,17 @@ export interface ConfigurationUpdate {
   rotateSecret?: boolean | undefined;
 }
 
-/** PUT: validate the URL (400 invalid_webhook_url), create or rotate the secret, cancel on disable. */
+/** PUT: validate the URL and its DNS answers (400 invalid_webhook_url), create or rotate the secret, cancel on disable. */
 export async function saveConfiguration(
   ctx: AppContext,
   siteId: string,
   update: ConfigurationUpdate,
 ): Promise<WebhookConfiguration> {
-  const check = checkWebhookUrl(update.url, {
+  const policy = {
     unsafeTargets: ctx.config.unsafeWebhookTargets,
     privateSuffixes: ctx.config.webhookPrivateSuffixes,
-  });
+  };
+  const check = await checkWebhookUrlOnSave(update.url, policy, ctx.lookup ?? systemLookup);
   if (!check.ok) throw new ApiError('invalid_webhook_url', `Invalid webhook URL: ${check.reason}.`);
   const now = ctx.now();
   return ctx.database.db.transaction().execute(async (trx) => {

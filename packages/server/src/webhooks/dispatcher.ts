@@ -93,7 +93,7 @@ export class WebhookDispatcher {
       leaseMs: options.leaseMs ?? Math.max(30_000, (options.timeoutMs ?? 10_000) * 3),
       backoffBaseS: options.backoffBaseS ?? ctx.config.webhookBackoffBaseS,
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
-      lookup: options.lookup ?? systemLookup,
+      lookup: options.lookup ?? ctx.lookup ?? systemLookup,
     };
     this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRIVATE_SUFFIXES } from '../config.ts';
 import { classifyAddress } from './address-policy.ts';
-import { checkWebhookUrl, resolveWebhookTarget, type UrlPolicy } from './safe-url.ts';
+import { checkWebhookUrl, checkWebhookUrlOnSave, resolveWebhookTarget, type UrlPolicy } from './safe-url.ts';
 
 const strict: UrlPolicy = { unsafeTargets: false, privateSuffixes: DEFAULT_PRIVATE_SUFFIXES };
 const unsafe: UrlPolicy = { unsafeTargets: true, privateSuffixes: DEFAULT_PRIVATE_SUFFIXES };
@@ -215,5 +215,20 @@ describe('send-time resolution', () => {
       throw new Error('should not be called');
     });
     expect(r).toMatchObject({ ok: true, address: '127.0.0.1' });
+  });
+});
+
+describe('checkWebhookUrlOnSave', () => {
+  const policy: UrlPolicy = { unsafeTargets: false, privateSuffixes: ['.internal'] };
+  it('gives up on a slow lookup after the timeout and accepts the name', async () => {
+    const never = () => new Promise<Array<{ address: string; family: number }>>(() => {});
+    const r = await checkWebhookUrlOnSave('https://slow.example.com/x', policy, never, 20);
+    expect(r.ok).toBe(true);
+  });
+  it('keeps the URL rules before any lookup', async () => {
+    const r = await checkWebhookUrlOnSave('http://hooks.example.com/', policy, async () => {
+      throw new Error('must not be called');
+    });
+    expect(r).toMatchObject({ ok: false, reason: expect.stringMatching(/https/) });
   });
 });

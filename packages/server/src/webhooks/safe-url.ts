@@ -141,3 +141,33 @@ export async function resolveWebhookTarget(
   const first = answers[0]!;
   return { ok: true, url: checked.url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
+
+/** How long a save waits for DNS before accepting the name (it is checked again at every send). */
+export const SAVE_LOOKUP_TIMEOUT_MS = 2_000;
+
+/**
+ * Save-time check: the URL rules, then the name's current DNS answers. A name whose answers
+ * include a blocked address is refused now (it would be refused at every send); a name that does
+ * not resolve yet, or whose lookup takes longer than `timeoutMs`, is accepted: deliveries resolve
+ * it again and are refused while it stays unresolvable or blocked.
+ */
+export async function checkWebhookUrlOnSave(
+  input: string,
+  policy: UrlPolicy,
+  lookup: LookupAll = systemLookup,
+  timeoutMs = SAVE_LOOKUP_TIMEOUT_MS,
+): Promise<UrlCheck> {
+  const checked = checkWebhookUrl(input, policy);
+  if (!checked.ok) return checked;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const target = await Promise.race([resolveWebhookTarget(input, policy, lookup), timedOut]);
+    if (target === 'timeout' || target.ok) return checked;
+    return /^DNS lookup of .* (failed|returned no address)/.test(target.reason) ? checked : target;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -116,6 +116,42 @@ describe('webhook routes', () => {
     });
   });
 
+  describe('DNS answers when saved', () => {
+    it('refuses a name that resolves to a blocked address; accepts one that does not resolve yet', async () => {
+      const answers: Record<string, string[]> = {
+        'rebind.example.com': ['93.184.216.34', '127.0.0.1'],
+        'public.example.com': ['93.184.216.34'],
+      };
+      const asked: string[] = [];
+      t.ctx.lookup = async (host) => {
+        asked.push(host);
+        const found = answers[host];
+        if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+        return found.map((address) => ({ address, family: 4 }));
+      };
+      try {
+        const before = (await call('GET', `/api/webhooks${q()}`, owner)).json().data;
+        const refused = await call('PUT', `/api/webhooks${q()}`, owner, {
+          url: 'https://rebind.example.com/hook',
+          enabled: true,
+        });
+        expect(refused.statusCode).toBe(400);
+        expect(code(refused)).toBe('invalid_webhook_url');
+        expect(refused.json().error.message).toMatch(/rebind\.example\.com resolves to 127\.0\.0\.1/);
+        // Nothing saved by the refusal.
+        expect((await call('GET', `/api/webhooks${q()}`, owner)).json().data).toEqual(before);
+        for (const url of ['https://public.example.com/hook', 'https://not-yet.example.com/hook']) {
+          const res = await call('PUT', `/api/webhooks${q()}`, owner, { url, enabled: true });
+          expect(res.statusCode).toBe(200);
+          expect(res.json().data.url).toBe(url);
+        }
+        expect(asked).toEqual(['rebind.example.com', 'public.example.com', 'not-yet.example.com']);
+      } finally {
+        delete t.ctx.lookup;
+      }
+    });
+  });
+
   describe('configuration', () => {
     let s: SiteFixture;
     let token: string;
