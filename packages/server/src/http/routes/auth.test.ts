@@ -206,4 +206,19 @@ describe('login throttle', () => {
     // Another address is not affected.
     expect((await login(t, 'fresh@example.test', 'x', '10.9.9.10')).statusCode).toBe(401);
   });
+
+  it('attempts refused by the account limit use up none of the address budget', {
+    timeout: 60_000,
+  }, async () => {
+    const user = await addTestUser(t.ctx);
+    const ip = '10.7.7.7';
+    // 3 attempts reach the password check (the account limit is 3), 4 more are refused by it.
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await login(t, user.email, 'wrong', ip)).statusCode);
+    expect(codes).toEqual([401, 401, 401, 429, 429, 429, 429]);
+    // The address has used 3 of its 5: two more accounts still reach the password check.
+    expect((await login(t, 'other1@example.test', 'x', ip)).statusCode).toBe(401);
+    expect((await login(t, 'other2@example.test', 'x', ip)).statusCode).toBe(401);
+    expect((await login(t, 'other3@example.test', 'x', ip)).statusCode).toBe(429);
+  });
 });
