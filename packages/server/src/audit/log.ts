@@ -21,7 +21,10 @@ export type AuditAction =
   | 'member.add'
   | 'member.update'
   | 'member.remove'
+  | 'invitation.create'
+  | 'invitation.revoke'
   | 'site.create'
+  | 'site.update'
   | 'site.rotate_keys'
   | 'webhook.update'
   | 'sso.update';
@@ -30,7 +33,7 @@ export interface AuditEntry {
   workspaceId: string;
   siteId?: string | null;
   action: AuditAction;
-  targetType: 'rule' | 'list' | 'member' | 'site' | 'webhook' | 'sso';
+  targetType: 'rule' | 'list' | 'member' | 'invitation' | 'site' | 'webhook' | 'sso';
   targetId: string;
   before?: unknown;
   after?: unknown;

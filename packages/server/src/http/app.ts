@@ -22,6 +22,7 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.accessToken',
   '*.refreshToken',
+  '*.token',
 ];
 
 /**

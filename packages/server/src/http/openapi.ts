@@ -44,7 +44,11 @@ const OPERATION_IDS: Record<string, string> = {
   'PATCH /api/sites/{id}': 'updateSite',
   'POST /api/sites/{id}/rotate-keys': 'rotateSiteKeys',
   'GET /api/workspaces/{id}/members': 'listMembers',
-  'POST /api/workspaces/{id}/members': 'addMember',
+  'POST /api/workspaces/{id}/invitations': 'inviteMember',
+  'GET /api/workspaces/{id}/invitations': 'listInvitations',
+  'DELETE /api/workspaces/{id}/invitations/{invitationId}': 'revokeInvitation',
+  'POST /api/invitations/preview': 'previewInvitation',
+  'POST /api/invitations/accept': 'acceptInvitation',
   'PATCH /api/workspaces/{id}/members/{userId}': 'updateMember',
   'DELETE /api/workspaces/{id}/members/{userId}': 'removeMember',
   'GET /api/rules': 'listRules',
@@ -88,7 +92,7 @@ const OPERATION_IDS: Record<string, string> = {
 };
 
 /** Operations anyone may call: they state `security: []` (no credentials). */
-const PUBLIC_PATHS = [/^\/api\/auth\/login$/, /^\/api\/sso\/saml\//];
+const PUBLIC_PATHS = [/^\/api\/auth\/login$/, /^\/api\/sso\/saml\//, /^\/api\/invitations\/preview$/];
 
 /** Scoring routes that take `Idempotency-Key` (decisions are recorded). */
 const IDEMPOTENT_SCORING = /^\/api\/antibot\/(collect|verify|events\/batch|verify\/batch)$/;

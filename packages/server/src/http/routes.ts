@@ -6,6 +6,7 @@ import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { entityRoutes } from './routes/entities.ts';
+import { invitationRoutes } from './routes/invitations.ts';
 import { listsRoutes } from './routes/lists.ts';
 import { memberRoutes } from './routes/members.ts';
 import { rulesRoutes } from './routes/rules.ts';
@@ -28,6 +29,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     workspaceRoutes,
     siteRoutes,
     memberRoutes,
+    invitationRoutes,
     rulesRoutes,
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),

@@ -38,6 +38,9 @@ const NOT_BEARER: Record<string, string> = {
   'GET /api/sso/saml/:workspaceId/metadata': 'public SAML metadata',
   'GET /api/sso/saml/:workspaceId/login': 'public SAML sign-in start',
   'POST /api/sso/saml/:workspaceId/acs': 'public SAML assertion consumer',
+  'POST /api/invitations/preview': 'the invitation token is the credential',
+  'POST /api/invitations/accept':
+    'the invitation token is the credential; a bearer, if sent, must be the invited address and not scoped to another workspace (invitations.test.ts)',
 };
 const SCORING_PREFIX = '/api/antibot/'; // site keys, not bearer tokens
 
@@ -61,9 +64,13 @@ interface Call {
 /** Routes on a workspace-owned resource: called on workspace B's resource they must answer 403. */
 const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
   'GET /api/workspaces/:id/members': (b) => ({ url: `/api/workspaces/${b.workspaceId}/members` }),
-  'POST /api/workspaces/:id/members': (b) => ({
-    url: `/api/workspaces/${b.workspaceId}/members`,
-    payload: { email: 'new-member@example.test', role: 'viewer', password: 'initial-pass-1' },
+  'POST /api/workspaces/:id/invitations': (b) => ({
+    url: `/api/workspaces/${b.workspaceId}/invitations`,
+    payload: { email: 'new-member@example.test', role: 'viewer' },
+  }),
+  'GET /api/workspaces/:id/invitations': (b) => ({ url: `/api/workspaces/${b.workspaceId}/invitations` }),
+  'DELETE /api/workspaces/:id/invitations/:invitationId': (b) => ({
+    url: `/api/workspaces/${b.workspaceId}/invitations/no-such-invitation`,
   }),
   'PATCH /api/workspaces/:id/members/:userId': (b) => ({
     url: `/api/workspaces/${b.workspaceId}/members/${b.memberId}`,

@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type PgModule from 'pg';
 import type { AuditTables } from './audit-schema.ts';
+import type { InvitationTables } from './invitation-schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Dialect } from './migrations/types.ts';
 import type { RuleTables } from './rules-schema.ts';
@@ -22,7 +23,14 @@ import { openSqlite } from './sqlite-connection.mjs';
 import type { SsoTables } from './sso-schema.ts';
 import type { WebhookTables } from './webhook-schema.ts';
 
-export interface DB extends CoreTables, ScoringTables, WebhookTables, RuleTables, SsoTables, AuditTables {}
+export interface DB
+  extends CoreTables,
+    ScoringTables,
+    WebhookTables,
+    RuleTables,
+    SsoTables,
+    AuditTables,
+    InvitationTables {}
 
 export interface Database {
   db: Kysely<DB>;

@@ -3,6 +3,7 @@ import { redact } from '../../audit/log.ts';
 import {
   addTestUser,
   createTestWorkspace,
+  TEST_PASSWORD,
   type TestUser,
   type TestWorkspace,
 } from '../../testing/accounts.ts';
@@ -92,10 +93,17 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
     const listId = list.json().data.id;
     await call('PATCH', `/api/lists/${listId}`, w.owner, { add: ['203.0.113.2'], remove: ['203.0.113.1'] });
     const member = await addTestUser(t.ctx);
-    await call('POST', `/api/workspaces/${w.workspaceId}/members`, w.owner, {
+    const invited = await call('POST', `/api/workspaces/${w.workspaceId}/invitations`, w.owner, {
       email: member.email,
       role: 'viewer',
     });
+    expect(invited.statusCode).toBe(201);
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: '/api/invitations/accept',
+      payload: { token: invited.json().data.token, password: TEST_PASSWORD },
+    });
+    expect(accepted.statusCode).toBe(200);
     await call('PATCH', `/api/workspaces/${w.workspaceId}/members/${member.userId}`, w.owner, {
       role: 'analyst',
     });

@@ -39,16 +39,6 @@ async function memberEmail(db: Kysely<DB>, userId: string): Promise<string | nul
 }
 const MemberParams = Type.Object({ id: IdSchema, userId: IdSchema });
 
-const AddMemberBody = Type.Object(
-  {
-    email: EmailSchema,
-    role: RoleSchema,
-    name: Type.Optional(NameSchema),
-    password: Type.Optional(NewPasswordSchema),
-  },
-  { additionalProperties: false },
-);
-
 /**
  * Demoting or removing `userId` must leave the workspace at least one owner (409 conflict).
  * Checked inside the writing transaction, so two owners demoting each other at once cannot both win.
@@ -93,70 +83,6 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
       await requireWorkspace(ctx, principalOf(request), request.params.id, 'members.manage');
       assertValid(request);
       return ok(await listMembers(db, request.params.id));
-    },
-  );
-
-  app.post(
-    '/api/workspaces/:id/members',
-    {
-      ...auth,
-      schema: {
-        tags: ['members'],
-        summary: 'Add a member (owner)',
-        description:
-          'Adds an existing account by e-mail, or creates the account when the e-mail is new — then ' +
-          '`password` (8+ characters) is required, and the owner hands it over. 409 when already a member.',
-        security: bearer,
-        params: WorkspaceParams,
-        body: AddMemberBody,
-        response: { 201: Envelope(MemberSchema) },
-      },
-    },
-    async (request, reply) => {
-      const workspaceId = request.params.id;
-      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
-      assertValid(request);
-      const { email, role, name, password } = request.body;
-      const now = ctx.now();
-      let user = await findUserByEmail(db, email);
-      if (!user) {
-        if (password === undefined) {
-          throw new ApiError('validation_failed', 'A new account needs an initial password.', [
-            { path: 'body.password', message: 'is required when the e-mail has no account yet' },
-          ]);
-        }
-        const passwordHash = await hashPassword(password);
-        // Another request may create the same e-mail meanwhile: the unique index decides, we re-read.
-        user = (
-          await createUserOrReread(db, { email, name, passwordHash }, now).catch(() => {
-            throw new ApiError('conflict', 'The account could not be created; try again.');
-          })
-        ).user;
-      }
-      if (await findMembership(db, workspaceId, user.id)) {
-        throw new ApiError('conflict', `${user.email} is already a member of this workspace.`);
-      }
-      const actor = await actorOf(ctx, principalOf(request));
-      const added = user;
-      await db.transaction().execute(async (trx) => {
-        await addMembership(trx, workspaceId, added.id, role, now);
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId,
-            action: 'member.add',
-            targetType: 'member',
-            targetId: added.id,
-            after: { userId: added.id, email: added.email, role },
-          },
-          now,
-        );
-      });
-      const member = await memberView(db, workspaceId, user.id);
-      if (!member) throw new ApiError('conflict', 'The member was removed meanwhile.');
-      reply.status(201);
-      return ok(member);
     },
   );
 

@@ -184,7 +184,31 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         allowedOrigins: body.allowedOrigins ? normaliseOrigins(body.allowedOrigins) : undefined,
         settings: body.settings,
       };
-      const updated = await updateSite(db, site, patch, ctx.now());
+      const now = ctx.now();
+      const actor = await actorOf(ctx, principalOf(request));
+      const shown = (v: ReturnType<typeof siteView>) => ({
+        name: v.name,
+        allowedOrigins: v.allowedOrigins,
+        settings: v.settings,
+      });
+      const updated = await db.transaction().execute(async (trx) => {
+        const row = await updateSite(trx, site, patch, now);
+        await recordAudit(
+          trx,
+          actor,
+          {
+            workspaceId: site.workspace_id,
+            siteId: site.id,
+            action: 'site.update',
+            targetType: 'site',
+            targetId: site.id,
+            before: shown(siteView(site)),
+            after: shown(siteView(row)),
+          },
+          now,
+        );
+        return row;
+      });
       return ok(siteView(updated));
     },
   );

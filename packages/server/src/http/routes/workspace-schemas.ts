@@ -11,7 +11,7 @@ export function Envelope<T extends TSchema>(data: T) {
   });
 }
 
-const IsoTime = Type.String({ format: 'date-time' });
+export const IsoTime = Type.String({ format: 'date-time' });
 export const RoleSchema = Type.Union([
   Type.Literal('owner'),
   Type.Literal('analyst'),
