@@ -4,11 +4,8 @@ import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { Database, DB } from '../../storage/db.ts';
-import { hashPassword } from '../../workspace/passwords.ts';
 import type { Role } from '../../workspace/permissions.ts';
-import { createUserOrReread, findUserByEmail } from '../../workspace/users.ts';
 import {
-  addMembership,
   countOwners,
   findMembership,
   listMembers,
@@ -19,16 +16,7 @@ import {
 import { assertValid, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import {
-  bearer,
-  EmailSchema,
-  Envelope,
-  IdSchema,
-  MemberSchema,
-  NameSchema,
-  NewPasswordSchema,
-  RoleSchema,
-} from './workspace-schemas.ts';
+import { bearer, Envelope, IdSchema, MemberSchema, RoleSchema } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 
