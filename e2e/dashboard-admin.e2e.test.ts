@@ -192,20 +192,28 @@ describe.skipIf(!chromiumAvailable())('dashboard in chromium', { timeout: 90_000
     }
   });
 
-  it('hides owner-only controls from a viewer', async () => {
-    const token = await login(server.demo.email, server.demo.password);
+  it('invites a viewer, who accepts through the link; the viewer gets no owner-only controls', async () => {
     const email = 'e2e-viewer@example.com';
     const password = 'viewer-password-1';
-    const added = await api('POST', `/api/workspaces/${server.demo.workspaceId}/members`, token, {
-      email,
-      role: 'viewer',
-      name: 'Vera Viewer',
-      password,
-    });
-    expect(added.success).toBe(true);
+    // The owner invites from the members page and copies the one-time link.
+    await go(page, 'members');
+    const form = page.getByRole('form', { name: 'Invite member' });
+    await form.getByLabel('E-mail').fill(email);
+    await form.locator('#member-role').selectOption('viewer');
+    await form.getByRole('button', { name: 'Invite' }).click();
+    const link = await form.getByLabel('Invitation link').inputValue();
+    expect(link).toMatch(/\/dashboard\/invite#inv_/);
+    await page.locator('[data-testid=invitations]').getByText(email).waitFor();
+    await shoot(page, '14-members-invited');
     const { context, page: p } = await newPage();
     try {
-      await signIn(p, email, password);
+      // The invited person opens the link, chooses a password and is signed in.
+      await p.goto(link);
+      await p.locator('[data-testid=invitation]').getByText(email).waitFor();
+      await p.getByLabel('Password').fill(password);
+      await p.getByLabel('Your name (new accounts)').fill('Vera Viewer');
+      await p.getByRole('button', { name: 'Accept and sign in' }).click();
+      await p.locator('.pill-role').waitFor();
       expect(await p.locator('.pill-role').textContent()).toBe('viewer');
       const nav = p.locator('nav[aria-label="Main"]');
       expect(await nav.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
@@ -223,7 +231,7 @@ describe.skipIf(!chromiumAvailable())('dashboard in chromium', { timeout: 90_000
       await go(p, 'members');
       await p.getByText('Only workspace owners see and manage members.').waitFor();
       expect(await p.locator('[data-testid=members]').count()).toBe(0);
-      expect(await p.getByRole('form', { name: 'Add member' }).count()).toBe(0);
+      expect(await p.getByRole('form', { name: 'Invite member' }).count()).toBe(0);
 
       await go(p, 'webhooks');
       await p.getByText('Only workspace owners manage webhooks.').waitFor();

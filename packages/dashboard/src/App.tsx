@@ -5,6 +5,7 @@ import { Shell } from './components/Shell.tsx';
 import { navigate, useRoute } from './hooks/useRoute.ts';
 import { href } from './lib/router.ts';
 import { loadSession, type Session, saveSession } from './lib/session.ts';
+import { AcceptInvitation } from './views/AcceptInvitation.tsx';
 import { SignIn } from './views/SignIn.tsx';
 import { SsoCallback } from './views/SsoCallback.tsx';
 
@@ -63,12 +64,13 @@ export function App() {
   }, [session, end]);
 
   useEffect(() => {
-    if (!session && route.name !== 'sign-in' && route.name !== 'sso-callback') {
+    if (!session && route.name !== 'sign-in' && route.name !== 'sso-callback' && route.name !== 'invite') {
       navigate(href('sign-in'), { replace: true });
     }
   }, [session, route.name]);
 
   if (route.name === 'sso-callback') return <SsoCallback onSession={start} />;
+  if (route.name === 'invite') return <AcceptInvitation session={session} onSignedIn={start} />;
   if (!session) return <SignIn onSignedIn={start} notice={notice} />;
   return (
     <AppProvider key={session.accessToken} session={session} signOut={signOut}>

@@ -193,6 +193,22 @@ export interface Member {
   joinedAt: string;
 }
 
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface InvitationPreview {
+  email: string;
+  role: Role;
+  workspaceId: string;
+  workspaceName: string;
+  expiresAt: string;
+}
+
 export interface WebhookDelivery {
   id: string;
   decisionId: string;

@@ -16,6 +16,7 @@ export type Route =
   | { name: 'audit' }
   | { name: 'sign-in' }
   | { name: 'sso-callback' }
+  | { name: 'invite' }
   | { name: 'not-found'; path: string };
 
 const SIMPLE = [
@@ -29,6 +30,7 @@ const SIMPLE = [
   'audit',
   'sign-in',
   'sso-callback',
+  'invite',
 ];
 
 /** `/dashboard/decisions/abc` → `{name: 'decision', id: 'abc'}`. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import type { Member } from '../api/types.ts';
+import type { Invitation, Member } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { Field } from '../components/Field.tsx';
@@ -11,6 +11,7 @@ import { useAction, useFormAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { ROLES, type Role } from '../lib/permissions.ts';
+import { href } from '../lib/router.ts';
 
 const ROLE_HELP: Record<Role, string> = {
   owner: 'everything, including sites, keys, webhooks, SSO and members',
@@ -18,34 +19,35 @@ const ROLE_HELP: Record<Role, string> = {
   viewer: 'read only',
 };
 
-function AddMember({ workspaceId, onAdded }: { workspaceId: string; onAdded: () => void }) {
+/** The link an invited person opens: the token rides in the fragment, which no server sees. */
+function invitationLink(token: string): string {
+  return `${location.origin}${href('invite')}#${encodeURIComponent(token)}`;
+}
+
+function InviteMember({ workspaceId, onInvited }: { workspaceId: string; onInvited: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('analyst');
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const add = useFormAction(async () => {
-    await api.post<Member>(`/api/workspaces/${encodeURIComponent(workspaceId)}/members`, {
-      email: email.trim(),
-      role,
-      ...(name.trim() ? { name: name.trim() } : {}),
-      ...(password ? { password } : {}),
-    });
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const invite = useFormAction(async () => {
+    const created = await api.post<Invitation & { token: string }>(
+      `/api/workspaces/${encodeURIComponent(workspaceId)}/invitations`,
+      { email: email.trim(), role },
+    );
+    setLink({ email: created.email, url: invitationLink(created.token) });
     setEmail('');
-    setName('');
-    setPassword('');
-    onAdded();
+    onInvited();
   });
-  const errors = add.fieldErrors;
+  const errors = invite.fieldErrors;
   return (
     <form
       className="card"
-      aria-label="Add member"
+      aria-label="Invite member"
       onSubmit={(e) => {
         e.preventDefault();
-        add.execute();
+        invite.execute();
       }}
     >
-      <h2>Add member</h2>
+      <h2>Invite member</h2>
       <div className="form-grid">
         <Field id="member-email" label="E-mail" errors={errors.email}>
           <input
@@ -59,31 +61,59 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: string; onAdded: () 
         <Field id="member-role" label="Role" errors={errors.role} hint={ROLE_HELP[role]}>
           <Select id="member-role" value={role} options={ROLES} onChange={(v) => setRole(v as Role)} />
         </Field>
-        <Field id="member-name" label="Name (new accounts)" errors={errors.name}>
-          <input id="member-name" value={name} onChange={(e) => setName(e.target.value)} />
-        </Field>
-        <Field
-          id="member-password"
-          label="Initial password (new accounts)"
-          errors={errors.password}
-          hint="8+ characters; hand it over yourself. Ignored for existing accounts."
-        >
-          <input
-            id="member-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </Field>
       </div>
-      {add.error && Object.keys(errors).length === 0 ? (
-        <ErrorMessage error={add.error} title="Not added" />
+      {invite.error && Object.keys(errors).length === 0 ? (
+        <ErrorMessage error={invite.error} title="Not invited" />
       ) : null}
-      <button type="submit" className="button primary" disabled={add.busy || !email.trim()}>
-        Add member
+      {link ? (
+        <div className="status status-info" role="status">
+          <p>
+            Send this link to <strong>{link.email}</strong> yourself; it works once, for 7 days, and is not
+            shown again:
+          </p>
+          <input aria-label="Invitation link" readOnly value={link.url} onFocus={(e) => e.target.select()} />
+        </div>
+      ) : null}
+      <button type="submit" className="button primary" disabled={invite.busy || !email.trim()}>
+        Invite
       </button>
     </form>
+  );
+}
+
+function PendingInvitations({ workspaceId, version }: { workspaceId: string; version: number }) {
+  const base = `/api/workspaces/${encodeURIComponent(workspaceId)}/invitations`;
+  const state = useAsync((signal) => api.get<Invitation[]>(base, undefined, signal), [base, version]);
+  const revoke = useAction(async (id: string) => {
+    await api.delete(`${base}/${encodeURIComponent(id)}`);
+    state.reload();
+  });
+  const pending = state.data ?? [];
+  if (pending.length === 0) return null;
+  return (
+    <>
+      <h2>Pending invitations</h2>
+      <ErrorMessage error={revoke.error} title="Not revoked" />
+      <Table stacked rowActions testId="invitations" columns={['Invited', 'Role', 'Expires']}>
+        {pending.map((i) => (
+          <tr key={i.id}>
+            <td data-label="Invited">{i.email}</td>
+            <td data-label="Role">{i.role}</td>
+            <td data-label="Expires">{formatDateTime(i.expiresAt)}</td>
+            <td className="actions">
+              <button
+                type="button"
+                className="button small danger-outline"
+                disabled={revoke.busy}
+                onClick={() => revoke.execute(i.id)}
+              >
+                Revoke
+              </button>
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </>
   );
 }
 
@@ -162,6 +192,7 @@ function MemberManager({ workspaceId, selfId }: { workspaceId: string; selfId: s
     [workspaceId],
   );
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [invited, setInvited] = useState(0);
   const remove = useAction(async (m: Member) => {
     await api.delete(
       `/api/workspaces/${encodeURIComponent(workspaceId)}/members/${encodeURIComponent(m.userId)}`,
@@ -190,7 +221,8 @@ function MemberManager({ workspaceId, selfId }: { workspaceId: string; selfId: s
           ))}
         </Table>
       ) : null}
-      <AddMember workspaceId={workspaceId} onAdded={state.reload} />
+      <PendingInvitations workspaceId={workspaceId} version={invited} />
+      <InviteMember workspaceId={workspaceId} onInvited={() => setInvited((n) => n + 1)} />
       <ConfirmDialog
         open={removing !== null}
         title="Remove member"
