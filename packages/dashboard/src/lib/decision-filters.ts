@@ -90,13 +90,17 @@ export function pivotOf(f: Filters): { kind: EntityKind; value: string } | null 
 
 /**
  * A link to the decisions list with these filters (a saved view): `from`/`to` given as ISO times
- * are written as the list's local date-time inputs.
+ * are written as the list's local date-time inputs (whole minutes).
  */
 export function decisionsHref(filters: Partial<Filters>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters) as Array<[keyof Filters, string]>) {
     if (!value) continue;
-    params.set(key, key === 'from' || key === 'to' ? toLocalInput(new Date(value)) : value);
+    if (key === 'from' || key === 'to') {
+      // The inputs hold whole minutes: `from` rounds down, `to` up, so the period stays inside.
+      const ms = Date.parse(value);
+      params.set(key, toLocalInput(new Date(key === 'to' ? Math.ceil(ms / 60_000) * 60_000 : ms)));
+    } else params.set(key, value);
   }
   return `${BASE}/decisions?${params.toString()}`;
 }
