@@ -25,7 +25,8 @@ describe('rule quality and the rule editor helpers', () => {
   const quiet = (label: string | null) => ({ features: { history: { ip_1m: 1 } }, label });
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The rule time budget is wall time: a loaded machine must not skip the draft (rule_timeout).
+    t = await createTestApp({ env: { WARDEN_RULE_TIME_BUDGET_MS: '10000' } });
     ws = await createTestWorkspace(t.ctx, { plan: 'pro' });
     other = await createTestWorkspace(t.ctx);
     viewer = await addTestUser(t.ctx, { workspaceId: ws.workspaceId, role: 'viewer' });
