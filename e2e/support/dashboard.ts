@@ -228,7 +228,8 @@ export function dashboardRig() {
     verifyBot,
     botDecision,
 
-    async start(): Promise<void> {
+    /** `env`: more server settings for this suite. */
+    async start(env: Record<string, string> = {}): Promise<void> {
       if (!fs.existsSync(DIST)) {
         throw new Error(
           '[warden e2e] the dashboard is not built: run `npm run build` (npm install does it).',
@@ -238,6 +239,7 @@ export function dashboardRig() {
       server = await startServer({
         WARDEN_UNSAFE_WEBHOOK_TARGETS: 'true',
         WARDEN_WEBHOOK_BACKOFF_BASE_S: '0.05',
+        ...env,
       });
       browser = await launchChromium();
       ({ context: owner, page } = await newPage());

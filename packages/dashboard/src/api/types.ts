@@ -6,7 +6,45 @@ import type { Plan, Role } from '../lib/permissions.ts';
 export type { AuditView as AuditEntry } from '../../../server/src/audit/log.ts';
 export type { EntitySummary } from '../../../server/src/entities/summary.ts';
 export type { Cluster } from '../../../server/src/http/routes/clusters.ts';
-export type { BacktestResult } from '../../../server/src/rules/backtest.ts';
+export type { TopEntry } from '../../../server/src/overview/top-values.ts';
+export type { LabelQuality, MatchedDecision } from '../../../server/src/rules/backtest-report.ts';
+export type { RuleHits } from '../../../server/src/rules/hits.ts';
+export type { CatalogueSignal } from '../../../server/src/scoring/signal-catalogue.ts';
+
+import type { TopDimension, TopEntry } from '../../../server/src/overview/top-values.ts';
+import type { BacktestResult as BacktestCounts } from '../../../server/src/rules/backtest.ts';
+import type { BacktestReport } from '../../../server/src/rules/backtest-report.ts';
+import type { RuleHits } from '../../../server/src/rules/hits.ts';
+
+/** POST /api/rules/backtest: the counts, the matched decisions (one page) and each rule's label quality. */
+export type BacktestResult = BacktestCounts & BacktestReport;
+
+/** GET /api/stats/top */
+export type TopValues = { siteId: string; from: string; to: string; previousFrom: string } & Record<
+  TopDimension,
+  TopEntry[]
+>;
+
+/** GET /api/rules/hits */
+export interface RuleHitsAnswer {
+  from: string;
+  to: string;
+  buckets: number;
+  rules: Record<string, RuleHits>;
+}
+
+/** POST /api/rules/test */
+export interface RuleTestResult {
+  decisionId: string;
+  rule: string;
+  mode: 'live' | 'shadow';
+  applies: boolean;
+  matched: boolean;
+  error: string | null;
+  before: { score: number; level: string; classification: string; action: string };
+  after: { score: number; level: string; classification: string; action: string };
+  signals: Signal[];
+}
 export type { SsoConfigView as SsoConfig } from '../../../server/src/sso/config-store.ts';
 export type { WorkspaceView as Workspace } from '../../../server/src/workspace/workspaces.ts';
 
@@ -171,6 +209,8 @@ export interface RuleStats {
   recall: number | null;
   matchesLast30Days: number;
   timeoutsLast30Days: number;
+  from: string;
+  to: string;
 }
 
 export interface List {

@@ -5,12 +5,15 @@ import { ACTIONS, type BacktestResult, CLASSIFICATIONS, type RuleDraft } from '.
 import { DAY_MS } from '../lib/charts.ts';
 import { formatDateTime, formatMs, formatNumber, fromLocalInput, toLocalInput } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { LabelQualityView, MatchedDecisions } from './BacktestMatches.tsx';
 import { GroupedColumns } from './charts.tsx';
 import { Field } from './Field.tsx';
 import { Link } from './Link.tsx';
 import { Pill } from './Pill.tsx';
 import { Empty, ErrorMessage, Loading } from './Status.tsx';
 import { Table } from './Table.tsx';
+
+const PAGE = 20;
 
 /** Replays recorded decisions through the saved rules with this draft laid over them by name. */
 export function BacktestPanel({
@@ -29,17 +32,27 @@ export function BacktestPanel({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const run = async (event: FormEvent) => {
-    event.preventDefault();
+  const [draftName, setDraftName] = useState('');
+
+  /** Replay; `matchesOffset` pages the matched decisions (each page replays the period again). */
+  const replay = async (matchesOffset: number) => {
     setBusy(true);
     setError(null);
     onDraftErrors({});
     try {
-      const body: Record<string, unknown> = { rules: [draft()], includeExisting: true, examples: 10 };
+      const rule = draft();
+      const body: Record<string, unknown> = {
+        rules: [rule],
+        includeExisting: true,
+        examples: 10,
+        matchesOffset,
+        matchesLimit: PAGE,
+      };
       const f = fromLocalInput(from);
       const t = fromLocalInput(to);
       if (f) body.from = f;
       if (t) body.to = t;
+      setDraftName(rule.name);
       setResult(await api.post<BacktestResult>('/api/rules/backtest', body, { siteId }));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'validation_failed') {
@@ -49,6 +62,10 @@ export function BacktestPanel({
     } finally {
       setBusy(false);
     }
+  };
+  const run = (event: FormEvent) => {
+    event.preventDefault();
+    void replay(0);
   };
 
   return (
@@ -73,7 +90,13 @@ export function BacktestPanel({
       </form>
       {busy ? <Loading label="Replaying decisions…" /> : null}
       <ErrorMessage error={error} title="Backtest failed" />
-      {result && !busy ? <BacktestResultView result={result} /> : null}
+      {result && !busy ? (
+        <>
+          <BacktestResultView result={result} />
+          <LabelQualityView name={draftName} quality={result.quality[draftName]} />
+          <MatchedDecisions page={result.matched} busy={busy} onPage={(offset) => void replay(offset)} />
+        </>
+      ) : null}
     </div>
   );
 }
@@ -163,7 +186,7 @@ function BacktestResultView({ result }: { result: BacktestResult }) {
       ) : null}
       {result.examples.length > 0 ? (
         <>
-          <h3>Examples</h3>
+          <h3>Changed actions (sample)</h3>
           <Table columns={['Decision', 'Event', 'Before', 'After', 'Matched']}>
             {result.examples.map((e) => (
               <tr key={e.decisionId}>

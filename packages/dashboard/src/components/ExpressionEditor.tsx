@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { celErrorPosition } from '../api/errors.ts';
+import { type completionSource, completionsAt } from '../lib/cel-completions.ts';
 import { lineColumn, offsetOf } from '../lib/text.ts';
 
 /**
@@ -12,15 +13,51 @@ export function ExpressionEditor({
   onChange,
   errors,
   readOnly,
+  completions,
 }: {
   id: string;
   value: string;
   onChange: (value: string) => void;
   errors: readonly string[] | undefined;
   readOnly?: boolean;
+  /** Autocomplete source (variables, signals, lists); none: no suggestions. */
+  completions?: ReturnType<typeof completionSource> | undefined;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState({ line: 1, column: 1 });
+  const [suggest, setSuggest] = useState<{
+    word: string;
+    at: number;
+    items: ReturnType<typeof completionsAt>['items'];
+  }>({
+    word: '',
+    at: 0,
+    items: [],
+  });
+  const [active, setActive] = useState(0);
+  const open = suggest.items.length > 0;
+
+  const refresh = (el: HTMLTextAreaElement) => {
+    if (!completions || readOnly || el.selectionStart !== el.selectionEnd)
+      return setSuggest({ word: '', at: 0, items: [] });
+    const found = completionsAt(completions, el.value.slice(0, el.selectionStart));
+    setSuggest({ ...found, at: el.selectionStart });
+    setActive(0);
+  };
+  const accept = (index: number) => {
+    const el = ref.current;
+    const item = suggest.items[index];
+    if (!el || !item) return;
+    const start = suggest.at - suggest.word.length;
+    const next = `${el.value.slice(0, start)}${item.insert}${el.value.slice(suggest.at)}`;
+    const caretAt = start + item.insert.length;
+    onChange(next);
+    setSuggest({ word: '', at: 0, items: [] });
+    requestAnimationFrame(() => {
+      el.focus();
+      el.setSelectionRange(caretAt, caretAt);
+    });
+  };
   const first = errors?.[0];
   const parsed = first ? celErrorPosition(first) : null;
   const frame = first ? first.split('\n').slice(1).join('\n').replace(/^\n+/, '') : '';
@@ -55,10 +92,35 @@ export function ExpressionEditor({
         value={value}
         aria-invalid={first ? true : undefined}
         aria-describedby={`${id}-hint${first ? ` ${id}-error` : ''}`}
-        onChange={(e) => onChange(e.target.value)}
+        aria-controls={completions ? `${id}-suggestions` : undefined}
+        aria-autocomplete={completions ? 'list' : undefined}
+        aria-activedescendant={open ? `${id}-suggestion-${active}` : undefined}
+        onChange={(e) => {
+          onChange(e.target.value);
+          refresh(e.target);
+        }}
         onKeyUp={track}
         onClick={track}
+        onBlur={() => setSuggest({ word: '', at: 0, items: [] })}
         onKeyDown={(e) => {
+          if (open) {
+            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+              e.preventDefault();
+              const n = suggest.items.length;
+              setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+              return;
+            }
+            if (e.key === 'Enter' || e.key === 'Tab') {
+              e.preventDefault();
+              accept(active);
+              return;
+            }
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setSuggest({ word: '', at: 0, items: [] });
+              return;
+            }
+          }
           // Tab inserts two spaces; Escape then Tab (or Shift+Tab) still leaves the field.
           if (e.key === 'Tab' && !e.shiftKey && !readOnly && !e.currentTarget.dataset.escaped) {
             e.preventDefault();
@@ -71,11 +133,30 @@ export function ExpressionEditor({
           else if (e.key !== 'Tab') delete e.currentTarget.dataset.escaped;
         }}
       />
+      {open ? (
+        <div className="suggestions" id={`${id}-suggestions`} role="listbox" aria-label="Suggestions">
+          {suggest.items.map((item, i) => (
+            <div
+              key={item.insert}
+              id={`${id}-suggestion-${i}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === active}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                accept(i);
+              }}
+            >
+              <code>{item.insert}</code> <span className="muted">{item.detail}</span>
+            </div>
+          ))}
+        </div>
+      ) : null}
       <p className="hint" id={`${id}-hint`}>
         Line {caret.line}, column {caret.column}. Variables: <code>event</code>, <code>features</code>,{' '}
         <code>signals</code>, <code>identity</code>, <code>device</code>, <code>ip</code>, <code>score</code>.
-        Functions <code>inList</code>, <code>ipInList</code>, <code>emailDomain</code>. Tab indents (Esc, then
-        Tab leaves).
+        Functions <code>inList</code>, <code>ipInList</code>, <code>emailDomain</code>. Suggestions appear as
+        you type (↑ ↓, Enter or Tab to take one). Tab indents (Esc, then Tab leaves).
       </p>
       {first && parsed ? (
         <div className="field-errors" id={`${id}-error`} role="alert" data-testid="expression-error">

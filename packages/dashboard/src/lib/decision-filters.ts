@@ -1,5 +1,6 @@
 import type { EntityKind } from './entities.ts';
-import { fromLocalInput } from './format.ts';
+import { fromLocalInput, toLocalInput } from './format.ts';
+import { BASE } from './router.ts';
 
 /** The decisions list's filters: kept in the URL (a saved view is a URL), sent as the API's query. */
 export interface Filters {
@@ -18,6 +19,8 @@ export interface Filters {
   promoCode: string;
   clusterId: string;
   signal: string;
+  country: string;
+  asn: string;
   label: string;
   minScore: string;
   maxScore: string;
@@ -39,6 +42,8 @@ export const EMPTY: Filters = {
   promoCode: '',
   clusterId: '',
   signal: '',
+  country: '',
+  asn: '',
   label: '',
   minScore: '',
   maxScore: '',
@@ -81,4 +86,21 @@ export function pivotOf(f: Filters): { kind: EntityKind; value: string } | null 
   const set = ENTITY_FILTERS.filter((k) => f[k].trim() !== '');
   const kind = set.length === 1 ? set[0] : undefined;
   return kind ? { kind, value: f[kind].trim() } : null;
+}
+
+/**
+ * A link to the decisions list with these filters (a saved view): `from`/`to` given as ISO times
+ * are written as the list's local date-time inputs (whole minutes).
+ */
+export function decisionsHref(filters: Partial<Filters>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters) as Array<[keyof Filters, string]>) {
+    if (!value) continue;
+    if (key === 'from' || key === 'to') {
+      // The inputs hold whole minutes: `from` rounds down, `to` up, so the period stays inside.
+      const ms = Date.parse(value);
+      params.set(key, toLocalInput(new Date(key === 'to' ? Math.ceil(ms / 60_000) * 60_000 : ms)));
+    } else params.set(key, value);
+  }
+  return `${BASE}/decisions?${params.toString()}`;
 }

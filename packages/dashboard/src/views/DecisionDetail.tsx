@@ -6,6 +6,7 @@ import { ClusterSummary } from '../components/ClusterSummary.tsx';
 import { EntityLink } from '../components/EntitySummary.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
+import { ShadowHits } from '../components/ShadowHits.tsx';
 import { SignalBars } from '../components/SignalBars.tsx';
 import { ErrorMessage, Loading } from '../components/Status.tsx';
 import { useAction } from '../hooks/useAction.ts';
@@ -13,6 +14,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { type EntityKind, emailDomainOf, networkOf } from '../lib/entities.ts';
 import { formatDateTime, formatMs, formatNumber } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { shadowHitsOf } from '../lib/shadow-hits.ts';
 
 function Facts({ d }: { d: DecisionDetail }) {
   const entity = (kind: EntityKind, value: string | null, label?: string) =>
@@ -88,9 +90,13 @@ function LabelButtons({ d, onLabeled }: { d: DecisionDetail; onLabeled: (d: Deci
             Mark legit
           </button>
         </>
-      ) : (
-        <span className="muted">Viewers cannot label decisions.</span>
-      )}
+      ) : null}
+      {app.can('rules.write') ? (
+        <Link className="button" href={`${href('rules', 'new')}?decision=${encodeURIComponent(d.id)}`}>
+          Test a rule on this decision
+        </Link>
+      ) : null}
+      {allowed ? null : <span className="muted">Viewers cannot label decisions.</span>}
       <ErrorMessage error={error} title="Label not saved" />
     </div>
   );
@@ -124,6 +130,7 @@ export function DecisionDetailView({ id }: { id: string }) {
             <div className="card">
               <h2>Signals</h2>
               <SignalBars signals={d.signals} riskScore={d.riskScore} />
+              <ShadowHits hits={shadowHitsOf(d.features)} />
             </div>
             <div className="card">
               <h2>Event</h2>

@@ -256,6 +256,8 @@ function DecisionList({ site }: { site: Site }) {
             value={draft.signal}
             onChange={set('signal')}
           />
+          <FilterText id="f-country" label="Country (ISO)" value={draft.country} onChange={set('country')} />
+          <FilterText id="f-asn" label="ASN" value={draft.asn} onChange={set('asn')} />
           <FilterSelect
             id="f-label"
             label="Label"

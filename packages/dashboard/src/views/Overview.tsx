@@ -1,10 +1,18 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import { ACTIONS, CLASSIFICATIONS, EVENT_TYPES, type Site, type Stats } from '../api/types.ts';
+import {
+  ACTIONS,
+  CLASSIFICATIONS,
+  EVENT_TYPES,
+  type Site,
+  type Stats,
+  type TopValues,
+} from '../api/types.ts';
 import { HBars, StackedColumns } from '../components/charts.tsx';
 import { Link } from '../components/Link.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
+import { Delta, TopLists } from '../components/TopLists.tsx';
 import { useAsync } from '../hooks/useAsync.ts';
 import { useInterval } from '../hooks/useInterval.ts';
 import { bucketize, DAY_MS, HOUR_MS } from '../lib/charts.ts';
@@ -39,6 +47,27 @@ function SiteOverview({ site }: { site: Site }) {
   );
   useInterval(state.reload, 30_000);
   const stats = state.data;
+  // The previous period of the same length, and the top lists, for the window the stats answered.
+  const compared = useAsync(
+    async (signal) => {
+      if (!stats) return null;
+      const span = Date.parse(stats.to) - Date.parse(stats.from);
+      const previousFrom = new Date(Date.parse(stats.from) - span).toISOString();
+      const [previous, top] = await Promise.all([
+        api.get<Stats>('/api/stats', { siteId: site.id, from: previousFrom, to: stats.from }, signal),
+        api.get<TopValues>('/api/stats/top', { siteId: site.id, from: stats.from, to: stats.to }, signal),
+      ]);
+      return { previous, top };
+    },
+    [site.id, stats?.from, stats?.to],
+  );
+  const previous = compared.data?.previous;
+  const vs = (now: number, before: ((p: Stats) => number) | null) =>
+    previous && before ? (
+      <div className="muted">
+        vs previous <Delta current={now} previous={before(previous)} />
+      </div>
+    ) : null;
   const from = stats ? Date.parse(stats.from) : 0;
   const to = stats ? Date.parse(stats.to) : 0;
   const { size, buckets } = stats
@@ -69,18 +98,22 @@ function SiteOverview({ site }: { site: Site }) {
             <div>
               <dt>Decisions</dt>
               <dd data-testid="stats-total">{formatNumber(stats.total)}</dd>
+              {vs(stats.total, (p) => p.total)}
             </div>
             <div>
               <dt>Bots</dt>
               <dd>{formatPercent(share(stats.byClassification.bot ?? 0))}</dd>
+              {vs(stats.byClassification.bot ?? 0, (p) => p.byClassification.bot ?? 0)}
             </div>
             <div>
               <dt>Suspicious</dt>
               <dd>{formatPercent(share(stats.byClassification.suspicious ?? 0))}</dd>
+              {vs(stats.byClassification.suspicious ?? 0, (p) => p.byClassification.suspicious ?? 0)}
             </div>
             <div>
               <dt>Blocked</dt>
               <dd>{formatPercent(share(stats.byAction.block ?? 0))}</dd>
+              {vs(stats.byAction.block ?? 0, (p) => p.byAction.block ?? 0)}
             </div>
           </dl>
           {stats.total === 0 ? (
@@ -89,6 +122,8 @@ function SiteOverview({ site }: { site: Site }) {
               <Link href={href('decisions')}>Decisions</Link>.
             </Empty>
           ) : null}
+          <ErrorMessage error={compared.error} title="Could not load the top lists" />
+          {compared.data ? <TopLists top={compared.data.top} /> : null}
           <div className="card">
             <h2>Decisions by classification, per {per}</h2>
             <StackedColumns

@@ -1,59 +1,34 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import { api } from '../api/client.ts';
 import { ApiError, fieldErrors } from '../api/errors.ts';
-import { ACTIONS, EVENT_TYPES, type EventType, type Rule, type RuleStats, type Site } from '../api/types.ts';
+import {
+  ACTIONS,
+  type CatalogueSignal,
+  EVENT_TYPES,
+  type EventType,
+  type List,
+  type Rule,
+  type Site,
+} from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { BacktestPanel } from '../components/Backtest.tsx';
 import { ExpressionEditor } from '../components/ExpressionEditor.tsx';
 import { Field } from '../components/Field.tsx';
 import { Link } from '../components/Link.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
+import {
+  RuleStatsPanel,
+  SignalCatalogue,
+  TemplatePicker,
+  TestOnDecision,
+} from '../components/RuleHelpers.tsx';
 import { Select } from '../components/Select.tsx';
 import { ErrorMessage, Loading, SavedNotice, ValidationSummary } from '../components/Status.tsx';
 import { useAsync } from '../hooks/useAsync.ts';
 import { navigate } from '../hooks/useRoute.ts';
-import { formatNumber, formatPercent } from '../lib/format.ts';
+import { completionSource } from '../lib/cel-completions.ts';
 import { href } from '../lib/router.ts';
 import { BLANK, type FormValues, toDraft, toForm } from '../lib/rule-form.ts';
-
-function Stats({ id }: { id: string }) {
-  const state = useAsync(
-    (signal) => api.get<RuleStats>(`/api/rules/${encodeURIComponent(id)}/stats`, undefined, signal),
-    [id],
-  );
-  const s = state.data;
-  return (
-    <div className="card">
-      <h2>Quality against labels</h2>
-      {state.loading ? <Loading /> : null}
-      <ErrorMessage error={state.error} />
-      {s ? (
-        <dl className="stat-row">
-          <div>
-            <dt>Precision</dt>
-            <dd>{formatPercent(s.precision)}</dd>
-          </div>
-          <div>
-            <dt>Recall</dt>
-            <dd>{formatPercent(s.recall)}</dd>
-          </div>
-          <div>
-            <dt>Labeled decisions</dt>
-            <dd>{formatNumber(s.labeled)}</dd>
-          </div>
-          <div>
-            <dt>Matches (30 days)</dt>
-            <dd>{formatNumber(s.matchesLast30Days)}</dd>
-          </div>
-          <div>
-            <dt>Timeouts (30 days)</dt>
-            <dd>{formatNumber(s.timeoutsLast30Days)}</dd>
-          </div>
-        </dl>
-      ) : null}
-    </div>
-  );
-}
 
 function RuleForm({ site, rule }: { site: Site; rule: Rule | null }) {
   const app = useApp();
@@ -69,6 +44,22 @@ function RuleForm({ site, rule }: { site: Site; rule: Rule | null }) {
     setForm((f) => ({ ...f, [key]: value }));
   };
   const draft = useCallback(() => toDraft(form), [form]);
+  // Autocomplete: the built-in signals and the site's list names.
+  const helpers = useAsync(
+    async (signal) => {
+      const [catalogue, lists] = await Promise.all([
+        api.get<{ signals: CatalogueSignal[] }>('/api/signals', undefined, signal),
+        api.get<{ lists: List[] }>('/api/lists', { siteId: site.id }, signal),
+      ]);
+      return { signals: catalogue.signals, lists: lists.lists.map((l) => l.name) };
+    },
+    [site.id],
+  );
+  const completions = useMemo(
+    () => completionSource(helpers.data?.signals.map((s) => s.name) ?? [], helpers.data?.lists ?? []),
+    [helpers.data],
+  );
+  const testDecision = new URLSearchParams(location.search).get('decision') ?? '';
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -164,12 +155,27 @@ function RuleForm({ site, rule }: { site: Site; rule: Rule | null }) {
               onChange={(e) => set('description', e.target.value)}
             />
           </Field>
+          {canWrite ? (
+            <TemplatePicker
+              onPick={(t) => {
+                setSaved(false);
+                setForm((f) => ({
+                  ...f,
+                  name: f.name || t.name,
+                  expression: t.expression,
+                  score: t.score === null ? '' : String(t.score),
+                  action: t.action as FormValues['action'],
+                }));
+              }}
+            />
+          ) : null}
           <ExpressionEditor
             id="rule-expression"
             value={form.expression}
             onChange={(v) => set('expression', v)}
             errors={errors.expression}
             readOnly={!canWrite}
+            completions={completions}
           />
           <div className="form-grid">
             <Field
@@ -232,8 +238,17 @@ function RuleForm({ site, rule }: { site: Site; rule: Rule | null }) {
           )}
         </fieldset>
       </form>
+      {canWrite ? (
+        <TestOnDecision
+          siteId={site.id}
+          draft={draft}
+          initialDecision={testDecision}
+          onDraftErrors={setErrors}
+        />
+      ) : null}
       {canWrite ? <BacktestPanel siteId={site.id} draft={draft} onDraftErrors={setErrors} /> : null}
-      {rule ? <Stats id={rule.id} /> : null}
+      {rule ? <RuleStatsPanel id={rule.id} /> : null}
+      <SignalCatalogue signals={helpers.data?.signals} />
     </>
   );
 }

@@ -1,25 +1,57 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
-import type { Rule, Site } from '../api/types.ts';
+import type { Rule, RuleHits, RuleHitsAnswer, Site } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
+import { Sparkline } from '../components/Sparkline.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
 import { useAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
-import { formatSigned } from '../lib/format.ts';
+import { decisionsHref } from '../lib/decision-filters.ts';
+import { formatNumber, formatSigned } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+
+/** Live and shadow matches of the last 7 days, the live count linked to those decisions. */
+function HitsCell({
+  rule,
+  hits,
+  from,
+}: {
+  rule: Rule;
+  hits: RuleHits | undefined;
+  from: string | undefined;
+}) {
+  if (!hits) return <span className="muted">–</span>;
+  return (
+    <div data-testid={`hits-${rule.name}`}>
+      <Link href={decisionsHref({ signal: `custom:${rule.name}`, from: from ?? '' })}>
+        {formatNumber(hits.live)} live
+      </Link>
+      {' · '}
+      <span>{formatNumber(hits.shadow)} shadow</span>
+      <Sparkline
+        series={hits.series}
+        label={`Daily matches of ${rule.name}: ${hits.live} live, ${hits.shadow} shadow`}
+      />
+    </div>
+  );
+}
 
 function RuleRow({
   rule,
+  hits,
+  hitsFrom,
   canWrite,
   onChanged,
   onDelete,
 }: {
   rule: Rule;
+  hits: RuleHits | undefined;
+  hitsFrom: string | undefined;
   canWrite: boolean;
   onChanged: (rule: Rule) => void;
   onDelete: (rule: Rule) => void;
@@ -46,6 +78,9 @@ function RuleRow({
       <td data-label="Effect">
         {rule.score !== null ? formatSigned(rule.score) : null}{' '}
         {rule.action ? <Pill value={rule.action} /> : null}
+      </td>
+      <td data-label="Hits (7 days)">
+        <HitsCell rule={rule} hits={hits} from={hitsFrom} />
       </td>
       <td className="num" data-label="Priority">
         {rule.priority}
@@ -98,6 +133,10 @@ function RuleList({ site }: { site: Site }) {
     (signal) => api.get<{ rules: Rule[] }>('/api/rules', { siteId: site.id }, signal),
     [site.id],
   );
+  const hits = useAsync(
+    (signal) => api.get<RuleHitsAnswer>('/api/rules/hits', { siteId: site.id, buckets: '7' }, signal),
+    [site.id],
+  );
   const [deleting, setDeleting] = useState<Rule | null>(null);
   const remove = useAction(async (rule: Rule) => {
     await api.delete(`/api/rules/${encodeURIComponent(rule.id)}`);
@@ -131,12 +170,24 @@ function RuleList({ site }: { site: Site }) {
         <Table
           stacked
           rowActions
-          columns={['Name', 'Expression', 'Effect', { label: 'Priority', numeric: true }, 'Mode', 'Enabled']}
+          columns={[
+            'Name',
+            'Expression',
+            'Effect',
+            'Hits (7 days)',
+            { label: 'Priority', numeric: true },
+            'Mode',
+            'Enabled',
+          ]}
         >
           {rules.map((rule) => (
             <RuleRow
               key={rule.id}
               rule={rule}
+              hits={
+                hits.data ? (hits.data.rules[rule.name] ?? { live: 0, shadow: 0, series: [] }) : undefined
+              }
+              hitsFrom={hits.data?.from}
               canWrite={canWrite}
               onChanged={replace}
               onDelete={setDeleting}

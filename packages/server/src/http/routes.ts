@@ -10,6 +10,7 @@ import { invitationRoutes } from './routes/invitations.ts';
 import { listsRoutes } from './routes/lists.ts';
 import { memberRoutes } from './routes/members.ts';
 import { rulesRoutes } from './routes/rules.ts';
+import { ruleToolRoutes } from './routes/rules-tools.ts';
 import { scoringArea } from './routes/scoring-area.ts';
 import { siteRoutes } from './routes/sites.ts';
 import { ssoConfigRoutes } from './routes/sso-config.ts';
@@ -31,6 +32,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     memberRoutes,
     invitationRoutes,
     rulesRoutes,
+    ruleToolRoutes,
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),
     decisionRoutes,

@@ -121,6 +121,12 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
   'PATCH /api/rules/:id': (b) => ({ url: `/api/rules/${b.ruleId}`, payload: { enabled: false } }),
   'DELETE /api/rules/:id': (b) => ({ url: `/api/rules/${b.ruleId}` }),
   'GET /api/rules/:id/stats': (b) => ({ url: `/api/rules/${b.ruleId}/stats` }),
+  'GET /api/rules/hits': (b) => ({ url: `/api/rules/hits?siteId=${b.siteId}` }),
+  'POST /api/rules/test': (b) => ({
+    url: `/api/rules/test?siteId=${b.siteId}`,
+    payload: { decisionId: b.decisionId, rule: RULE },
+  }),
+  'GET /api/stats/top': (b) => ({ url: `/api/stats/top?siteId=${b.siteId}` }),
   'GET /api/lists': (b) => ({ url: `/api/lists?siteId=${b.siteId}` }),
   'POST /api/lists': (b) => ({ url: `/api/lists?siteId=${b.siteId}`, payload: { ...LIST, name: 'other' } }),
   'GET /api/lists/:id': (b) => ({ url: `/api/lists/${b.listId}` }),
@@ -132,6 +138,9 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
 const ACCOUNT_WIDE: Record<string, Call> = {
   'POST /api/workspaces': { url: '/api/workspaces', payload: { name: 'Side project' } },
 };
+
+/** Routes that read no workspace's data (the built-in signal catalogue): any session may call them. */
+const NO_WORKSPACE = ['GET /api/signals'];
 
 /** Routes about the session itself; they must show only the scoped workspace (checked below). */
 const OWN_SESSION = ['GET /api/auth/me', 'POST /api/auth/logout', 'GET /api/workspaces'];
@@ -206,11 +215,17 @@ describe.each(testDialects())('single sign-on scope, route by route, on %s', (di
         !r.split(' ')[1]!.startsWith(SCORING_PREFIX) &&
         !(r in ON_OTHER_WORKSPACE) &&
         !(r in ACCOUNT_WIDE) &&
-        !OWN_SESSION.includes(r),
+        !OWN_SESSION.includes(r) &&
+        !NO_WORKSPACE.includes(r),
     );
     expect(unclassified, 'classify these routes in sso-scope.test.ts').toEqual([]);
     // …and the table names no route that is gone.
-    const classified = [...Object.keys(ON_OTHER_WORKSPACE), ...Object.keys(ACCOUNT_WIDE), ...OWN_SESSION];
+    const classified = [
+      ...Object.keys(ON_OTHER_WORKSPACE),
+      ...Object.keys(ACCOUNT_WIDE),
+      ...OWN_SESSION,
+      ...NO_WORKSPACE,
+    ];
     expect(classified.filter((r) => !routes.includes(r))).toEqual([]);
   });
 
@@ -229,6 +244,13 @@ describe.each(testDialects())('single sign-on scope, route by route, on %s', (di
     const res = await t.app.inject({ method, url, headers: scoped, ...(payload ? { payload } : {}) });
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json().error.code).toBe('forbidden');
+  });
+
+  it('a scoped session reads the signal catalogue (no workspace data)', async () => {
+    for (const route of NO_WORKSPACE) {
+      const res = await t.app.inject({ url: route.split(' ')[1]!, headers: scoped });
+      expect(res.statusCode, route).toBe(200);
+    }
   });
 
   it('session routes show only the scoped workspace, and logout ends only this session', async () => {

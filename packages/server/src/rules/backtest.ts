@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { EventType, Signal } from '../scoring/engine-types.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
-import { applyCustomRules, eventVariables, isRuleSignal } from './apply.ts';
+import { applyCustomRules, eventVariables, isRuleSignal, type RuledDecision } from './apply.ts';
 import { ruleBudget } from './budget.ts';
 import type { Ruleset } from './ruleset.ts';
 
@@ -12,6 +12,23 @@ export interface BacktestOptions {
   /** At most this many recorded events, newest first. */
   maxEvents: number;
   examples: number;
+  /** Replay only this decision (test a draft rule on one stored decision). */
+  decisionId?: string;
+  /** Called with every replayed decision and its outcome (the matches listing, label quality). */
+  observe?: (row: ReplayedRow, after: RuledDecision) => void;
+}
+
+/** What an observer sees of a recorded decision. */
+export interface ReplayedRow {
+  id: string;
+  event_type: string;
+  account_id: string;
+  risk_score: number;
+  risk_level: string;
+  classification: string;
+  action: string;
+  label: string | null;
+  created_at: number;
 }
 
 type Counts = Record<string, number>;
@@ -94,6 +111,7 @@ export async function runBacktest(
         'signals',
         'features',
         'response',
+        'label',
         'created_at',
       ])
       .where('site_id', '=', options.siteId)
@@ -102,6 +120,7 @@ export async function runBacktest(
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(Math.min(PAGE, options.maxEvents - result.evaluated));
+    if (options.decisionId !== undefined) q = q.where('id', '=', options.decisionId);
     if (cursor) {
       const c: { at: number; id: string } = cursor;
       q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.at, c.id)));
@@ -134,6 +153,7 @@ export async function runBacktest(
         ruleBudget(ctx.config.ruleTimeBudgetMs),
       );
       result.evaluated++;
+      options.observe?.(row, after);
       for (const name of after.custom.matched) bump(result.matches, name);
       for (const s of after.custom.shadow) bump(result.matches, s.rule);
       bump(result.before.actions, row.action);

@@ -106,6 +106,50 @@ export const BacktestBody = Type.Object(
     to: Type.Optional(Type.String({ format: 'date-time' })),
     maxEvents: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000 })),
     examples: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    matchesOffset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 500_000,
+        description: 'Skip this many matched decisions in the `matched` listing (paging).',
+      }),
+    ),
+    matchesLimit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 200, description: 'Matched decisions listed (default 25).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Query of a rule's statistics: the period of labelled decisions (default: since the rule was created). */
+export const RuleStatsQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ format: 'date-time' })),
+    to: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Query of the rules' hit counts: a site, a period (default the last 7 days) and its buckets. */
+export const RuleHitsQuery = Type.Object(
+  {
+    siteId: Type.String({ minLength: 1, maxLength: 100 }),
+    from: Type.Optional(Type.String({ format: 'date-time' })),
+    to: Type.Optional(Type.String({ format: 'date-time' })),
+    buckets: Type.Optional(
+      Type.String({
+        pattern: '^([1-9]|[1-4][0-9]|50)$',
+        description: 'Sparkline points, 1–50 (default 14).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Evaluate a draft rule against one stored decision. */
+export const RuleTestBody = Type.Object(
+  {
+    decisionId: Type.String({ minLength: 1, maxLength: 64 }),
+    rule: RuleCreateBody,
   },
   { additionalProperties: false },
 );

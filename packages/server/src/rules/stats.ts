@@ -12,19 +12,33 @@ function matched(rule: RulesTable, signals: string, features: string): boolean {
   return custom?.shadow?.some((s) => s.rule === rule.name) ?? false;
 }
 
-/**
- * Precision and recall of a rule against analyst labels (`fraud` is the positive class), and how
- * often it matched in the last 30 days.
- */
-export async function ruleStats(ctx: AppContext, rule: RulesTable) {
-  const { db } = ctx.database;
-  const labeled = await db
+/** The labelled decisions of a site in `[from, to)` (SQL of the `decisions` table). */
+async function labeledDecisions(ctx: AppContext, siteId: string, from: number, to: number) {
+  return ctx.database.db
     .selectFrom('decisions')
     .select(['label', 'signals', 'features'])
-    .where('site_id', '=', rule.site_id)
+    .where('site_id', '=', siteId)
     .where('label', 'is not', null)
-    .where('created_at', '>=', rule.created_at)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
     .execute();
+}
+
+/**
+ * Precision and recall of a rule against analyst labels (`fraud` is the positive class) over
+ * `[from, to)` (default: since the rule was created), and how often it matched in the last 30 days.
+ * A decision counts as matched when it recorded the rule's match; decisions made before the rule
+ * existed never did: to judge the rule as written on older decisions, backtest it.
+ */
+export async function ruleStats(
+  ctx: AppContext,
+  rule: RulesTable,
+  range: { from?: number; to?: number } = {},
+) {
+  const { db } = ctx.database;
+  const from = range.from ?? rule.created_at;
+  const to = range.to ?? ctx.now() + 1;
+  const labeled = await labeledDecisions(ctx, rule.site_id, from, to);
   const counts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 };
   for (const d of labeled) {
     const hit = matched(rule, d.signals, d.features);
@@ -53,6 +67,8 @@ export async function ruleStats(ctx: AppContext, rule: RulesTable) {
     ruleId: rule.id,
     name: rule.name,
     mode: rule.mode,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
     labeled: labeled.length,
     ...counts,
     precision: ratio(counts.truePositives, counts.falsePositives),

@@ -28,6 +28,8 @@ export interface DecisionFilters {
   label?: 'fraud' | 'legit' | 'none' | undefined;
   minScore?: string | undefined;
   maxScore?: string | undefined;
+  country?: string | undefined;
+  asn?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
 }
@@ -62,6 +64,18 @@ function jsonText(dialect: Dialect, column: 'features', path: string) {
   return dialect === 'postgres'
     ? sql<string>`(${sql.ref(column)}::json ->> ${path})`
     : sql<string>`json_extract(${sql.ref(column)}, ${`$.${path}`})`;
+}
+
+/** The IP's country or ASN recorded in the decision's features (`features.ip.country`, `.asn`). */
+function ipIntelIs(dialect: Dialect, field: 'country' | 'asn', value: string): Expression<SqlBool> {
+  const prefilter = sql<SqlBool>`${sql.ref('features')} like ${`%"${field}":${field === 'asn' ? value : JSON.stringify(value)}%`}`;
+  const exact =
+    dialect === 'postgres'
+      ? sql<SqlBool>`(${sql.ref('features')}::json #>> ${`{ip,${field}}`}) = ${value}`
+      : field === 'asn'
+        ? sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.asn') = ${Number(value)}`
+        : sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.country') = ${value}`;
+  return sql<SqlBool>`(${prefilter} and ${exact})`;
 }
 
 /** The decision's signals include one named `rule` (a default signal, or `custom:<name>`). */
@@ -120,6 +134,8 @@ export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
     if (f.signal) all.push(signalFired(eb, dialect, f.signal));
     if (f.label === 'none') all.push(eb('label', 'is', null));
     else if (f.label) all.push(eb('label', '=', f.label));
+    if (f.country) all.push(ipIntelIs(dialect, 'country', f.country));
+    if (f.asn) all.push(ipIntelIs(dialect, 'asn', f.asn));
     if (minScore !== undefined) all.push(eb('risk_score', '>=', minScore));
     if (maxScore !== undefined) all.push(eb('risk_score', '<=', maxScore));
     if (from !== undefined) all.push(eb('created_at', '>=', from));

@@ -41,6 +41,18 @@ const SearchFilters = {
   ),
   minScore: Type.Optional(Score),
   maxScore: Type.Optional(Score),
+  country: Type.Optional(
+    Type.String({
+      pattern: '^[A-Z]{2}$',
+      description: "the IP's country (ISO code) recorded with the decision",
+    }),
+  ),
+  asn: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,9}$',
+      description: "the IP's autonomous system number recorded with the decision",
+    }),
+  ),
 };
 
 /** Every filter of the decision list, shared by the list and its export. */

@@ -3,6 +3,7 @@ import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { runBacktest } from '../../rules/backtest.ts';
+import { backtestReporter } from '../../rules/backtest-report.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { createRule, deleteRule, ruleView, updateRule } from '../../rules/repo.ts';
 import {
@@ -11,6 +12,7 @@ import {
   RuleCreateBody,
   RulePatchBody,
   RuleSchema,
+  RuleStatsQuery,
   SiteQuery,
 } from '../../rules/schemas.ts';
 import { ruleStats } from '../../rules/stats.ts';
@@ -181,24 +183,49 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
           { path: 'body.from', message: 'must be before to' },
         ]);
       const ruleset = await draftRuleset(ctx, siteId as string, body);
-      return ok(
-        await runBacktest(ctx, ruleset, {
-          siteId: siteId as string,
-          from,
-          to,
-          maxEvents: body.maxEvents ?? 100_000,
-          examples: body.examples ?? 10,
-        }),
-      );
+      const names = ruleset.rules.map((r) => r.name);
+      const drafts = (body.rules ?? []).map((r) => r.name).filter((n) => names.includes(n));
+      const reporter = backtestReporter(names, body.rules?.length ? drafts : names, {
+        offset: body.matchesOffset ?? 0,
+        limit: body.matchesLimit ?? 25,
+      });
+      const result = await runBacktest(ctx, ruleset, {
+        siteId: siteId as string,
+        from,
+        to,
+        maxEvents: body.maxEvents ?? 100_000,
+        examples: body.examples ?? 10,
+        observe: reporter.observe,
+      });
+      return ok({ ...result, ...reporter.report() });
     },
   );
 
   app.get(
     '/api/rules/:id/stats',
-    { schema: { ...summary('Match statistics of a custom rule'), params: IdParams } },
+    {
+      attachValidation: true,
+      schema: {
+        ...summary('Precision and recall of a custom rule against labels over a period'),
+        params: IdParams,
+        querystring: RuleStatsQuery,
+      },
+    },
     async (request) => {
-      const row = await loadRule(ctx, request, request.params.id, 'read');
-      return ok(await ruleStats(ctx, row));
+      const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'read');
+      assertValid(request);
+      const from = request.query.from === undefined ? undefined : Date.parse(request.query.from);
+      const to = request.query.to === undefined ? undefined : Date.parse(request.query.to);
+      if (from !== undefined && from >= (to ?? ctx.now() + 1))
+        throw new ApiError('validation_failed', '`from` must be before `to`.', [
+          { path: 'querystring.from', message: 'must be before to' },
+        ]);
+      return ok(
+        await ruleStats(ctx, row, {
+          ...(from === undefined ? {} : { from }),
+          ...(to === undefined ? {} : { to }),
+        }),
+      );
     },
   );
 }

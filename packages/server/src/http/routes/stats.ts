@@ -1,6 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import { ACTIONS, CLASSIFICATIONS, Envelope, EVENT_TYPES } from '@warden/protocol';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { TOP_DIMENSIONS, type TopEntry, topDecisionValues } from '../../overview/top-values.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -101,6 +103,37 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
   };
 }
 
+const TopQuery = Type.Object(
+  {
+    ...StatsQuery.properties,
+    limit: Type.Optional(Type.String({ pattern: '^([1-9]|1[0-9]|20)$', description: '1–20, default 10' })),
+  },
+  { additionalProperties: false },
+);
+const TopEntrySchema = Type.Object({
+  key: Type.String({ description: 'the value, as the decisions list filters by it' }),
+  label: Type.Union([Type.String(), Type.Null()], { description: "an ASN's organisation" }),
+  count: Type.Integer(),
+  previous: Type.Integer({ description: 'count in the previous period of the same length' }),
+});
+const TopValues = Type.Object({
+  siteId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  previousFrom: Type.String(),
+  ...Object.fromEntries(TOP_DIMENSIONS.map((d) => [d, Type.Array(TopEntrySchema)])),
+});
+
+/** The window of a stats query: `[from, to)`, default the last 24 hours, at most 90 days (400 otherwise). */
+function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: string | undefined }) {
+  const to = parseTime(query.to, 'querystring.to') ?? ctx.now();
+  const from = parseTime(query.from, 'querystring.from') ?? to - DEFAULT_STATS_WINDOW_MS;
+  if (from >= to) throw badQuery('querystring.from', 'must be before to');
+  if (to - from > MAX_STATS_WINDOW_MS)
+    throw badQuery('querystring.from', 'the window may span at most 90 days');
+  return { from, to };
+}
+
 export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.get(
@@ -120,12 +153,41 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
       const siteId = (request.query as { siteId?: unknown }).siteId;
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
-      const to = parseTime(request.query.to, 'querystring.to') ?? ctx.now();
-      const from = parseTime(request.query.from, 'querystring.from') ?? to - DEFAULT_STATS_WINDOW_MS;
-      if (from >= to) throw badQuery('querystring.from', 'must be before to');
-      if (to - from > MAX_STATS_WINDOW_MS)
-        throw badQuery('querystring.from', 'the window may span at most 90 days');
+      const { from, to } = statsWindow(ctx, request.query);
       return ok(await siteStats(ctx, request.query.siteId, from, to));
+    },
+  );
+
+  app.get(
+    '/api/stats/top',
+    {
+      onRequest: authenticate(ctx),
+      attachValidation: true,
+      schema: {
+        tags: ['decisions'],
+        summary:
+          'Top signals, custom rules, IPs, ASNs, countries and e-mail domains of a period, with the previous period',
+        security: [{ bearer: [] }],
+        querystring: TopQuery,
+        response: { 200: Envelope(TopValues) },
+      },
+    },
+    async (request) => {
+      const siteId = (request.query as { siteId?: unknown }).siteId;
+      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
+      assertValid(request);
+      const range = statsWindow(ctx, request.query);
+      const limit = request.query.limit === undefined ? 10 : Number(request.query.limit);
+      const top: Record<string, TopEntry[]> = {};
+      for (const dimension of TOP_DIMENSIONS)
+        top[dimension] = await topDecisionValues(ctx, dimension, request.query.siteId, range, limit);
+      return ok({
+        siteId: request.query.siteId,
+        from: new Date(range.from).toISOString(),
+        to: new Date(range.to).toISOString(),
+        previousFrom: new Date(2 * range.from - range.to).toISOString(),
+        ...top,
+      });
     },
   );
 }

@@ -1,0 +1,131 @@
+import type { RuledDecision } from './apply.ts';
+import type { ReplayedRow } from './backtest.ts';
+
+/**
+ * What a backtest reports beyond its counts (issue 16): the decisions the rules matched, one page
+ * of them, and each rule's precision and recall against the analysts' labels over the replayed
+ * range. Fed decision by decision through `runBacktest`'s `observe`, so memory stays flat.
+ */
+
+export interface LabelQuality {
+  labeled: number;
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  trueNegatives: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+export interface MatchedDecision {
+  decisionId: string;
+  eventType: string;
+  accountId: string;
+  createdAt: string;
+  label: string | null;
+  before: { score: number; level: string; action: string };
+  after: { score: number; level: string; action: string };
+  /** Live rules that matched. */
+  matchedRules: string[];
+  /** Shadow rules that matched (recorded, changing nothing). */
+  shadowRules: string[];
+}
+
+export interface MatchedPage {
+  /** Decisions matched by at least one of `rules` (the drafts, or every rule without drafts). */
+  rules: string[];
+  total: number;
+  offset: number;
+  limit: number;
+  nextOffset: number | null;
+  items: MatchedDecision[];
+}
+
+export interface BacktestReport {
+  matched: MatchedPage;
+  /** Per rule: `fraud` is the positive class; a decision counts when it is labelled. */
+  quality: Record<string, LabelQuality>;
+}
+
+/** Precision or recall, rounded to 3 places; null until there is something to divide. */
+export function ratio(hits: number, misses: number): number | null {
+  return hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 1000) / 1000;
+}
+
+function emptyQuality(): LabelQuality {
+  return {
+    labeled: 0,
+    truePositives: 0,
+    falsePositives: 0,
+    falseNegatives: 0,
+    trueNegatives: 0,
+    precision: null,
+    recall: null,
+  };
+}
+
+/** Count one labelled decision into a rule's confusion matrix. */
+export function countLabel(q: LabelQuality, hit: boolean, label: string): void {
+  const fraud = label === 'fraud';
+  q.labeled++;
+  if (hit && fraud) q.truePositives++;
+  else if (hit) q.falsePositives++;
+  else if (fraud) q.falseNegatives++;
+  else q.trueNegatives++;
+}
+
+export function finishQuality(q: LabelQuality): LabelQuality {
+  return {
+    ...q,
+    precision: ratio(q.truePositives, q.falsePositives),
+    recall: ratio(q.truePositives, q.falseNegatives),
+  };
+}
+
+/**
+ * An observer for `runBacktest` and the report it builds. `allRules`: every rule of the replayed
+ * rule set (each gets a quality entry); `focus`: the rules whose matches are listed.
+ */
+export function backtestReporter(
+  allRules: readonly string[],
+  focus: readonly string[],
+  page: { offset: number; limit: number },
+) {
+  const focusSet = new Set(focus);
+  const quality = new Map(allRules.map((name) => [name, emptyQuality()]));
+  const items: MatchedDecision[] = [];
+  let total = 0;
+  const observe = (row: ReplayedRow, after: RuledDecision) => {
+    const shadowRules = after.custom.shadow.map((s) => s.rule);
+    const hits = new Set([...after.custom.matched, ...shadowRules]);
+    if (row.label === 'fraud' || row.label === 'legit') {
+      for (const [name, q] of quality) countLabel(q, hits.has(name), row.label);
+    }
+    if (![...hits].some((name) => focusSet.has(name))) return;
+    total++;
+    if (total <= page.offset || items.length >= page.limit) return;
+    items.push({
+      decisionId: row.id,
+      eventType: row.event_type,
+      accountId: row.account_id,
+      createdAt: new Date(row.created_at).toISOString(),
+      label: row.label,
+      before: { score: row.risk_score, level: row.risk_level, action: row.action },
+      after: { score: after.risk_score, level: after.risk_level, action: after.action },
+      matchedRules: after.custom.matched,
+      shadowRules,
+    });
+  };
+  const report = (): BacktestReport => ({
+    matched: {
+      rules: [...focus],
+      total,
+      offset: page.offset,
+      limit: page.limit,
+      nextOffset: page.offset + items.length < total ? page.offset + items.length : null,
+      items,
+    },
+    quality: Object.fromEntries([...quality].map(([name, q]) => [name, finishQuality(q)])),
+  });
+  return { observe, report };
+}
