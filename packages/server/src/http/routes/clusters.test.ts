@@ -99,6 +99,46 @@ describe('GET /api/clusters/{id}', () => {
     expect(current.accounts).toEqual(data.accounts);
   });
 
+  it('lists each member with its latest decision and the values that link members', async () => {
+    const data = (await get(clusterId)).json().data;
+    const byId = new Map(data.members.map((m: { accountId: string }) => [m.accountId, m]));
+    expect([...byId.keys()]).toEqual(data.accounts);
+    expect(byId.get('carol')).toMatchObject({
+      decisions: 1,
+      label: null,
+      latest: { action: expect.any(String), riskScore: expect.any(Number) },
+    });
+    const links = data.links.map((l: { kind: string; value: string; accounts: string[] }) => [
+      l.kind,
+      l.value,
+      [...l.accounts].sort(),
+    ]);
+    expect(links.sort()).toEqual([
+      ['ip', '198.51.100.2', ['bob', 'carol']],
+      ['payment', 'pm_1', ['alice', 'bob']],
+    ]);
+    // The counts are the links drawn (the decision page shows the same numbers).
+    expect(data).toMatchObject({ sharedIps: 1, sharedPayments: 1, sharedDevices: 0 });
+    expect(data.accountCount).toBe(data.members.length);
+  });
+
+  it('links through an IP only its first 3 accounts (the fan-out rule), marked crowded', async () => {
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      await verify({ event_type: 'signup', account_id: `wave${n}`, ip_address: '192.0.2.77' });
+    }
+    const last = await verify({ event_type: 'login', account_id: 'wave1', ip_address: '192.0.2.77' });
+    const data = (await get(last.identity!.cluster_id)).json().data;
+    expect([...data.accounts].sort()).toEqual(['wave1', 'wave2', 'wave3']);
+    expect(data.sharedIps).toBe(1);
+    expect(data.links).toEqual([
+      { kind: 'ip', value: '192.0.2.77', accounts: expect.any(Array), crowded: true },
+    ]);
+    expect([...data.links[0].accounts].sort()).toEqual(['wave1', 'wave2', 'wave3']);
+    // A later account of the crowded address stands alone.
+    const late = await verify({ event_type: 'login', account_id: 'wave6', ip_address: '192.0.2.77' });
+    expect(late.identity?.linked_accounts).toBe(0);
+  });
+
   it("answers 404 for unknown, malformed and other workspaces' clusters (SPEC §10: 401 → 404)", async () => {
     expect((await get('cl_0000000000')).statusCode).toBe(404);
     expect((await get(clusterId, foreign.owner.headers)).statusCode).toBe(404);
