@@ -24,13 +24,14 @@ export type AuditAction =
   | 'site.create'
   | 'site.rotate_keys'
   | 'webhook.update'
-  | 'sso.update';
+  | 'sso.update'
+  | 'decision.label';
 
 export interface AuditEntry {
   workspaceId: string;
   siteId?: string | null;
   action: AuditAction;
-  targetType: 'rule' | 'list' | 'member' | 'site' | 'webhook' | 'sso';
+  targetType: 'rule' | 'list' | 'member' | 'site' | 'webhook' | 'sso' | 'decision';
   targetId: string;
   before?: unknown;
   after?: unknown;

@@ -4,6 +4,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
+import { decisionLabelRoutes } from './routes/decision-labels.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { entityRoutes } from './routes/entities.ts';
 import { listsRoutes } from './routes/lists.ts';
@@ -32,6 +33,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),
     decisionRoutes,
+    decisionLabelRoutes,
     entityRoutes,
     (scope, c) => clusterRoutes(scope, c, identity),
     statsRoutes,

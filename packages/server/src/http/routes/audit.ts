@@ -17,7 +17,9 @@ const AuditQuery = Type.Object(
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
     action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'e.g. rule.update' })),
     targetType: Type.Optional(
-      Type.Union(['rule', 'list', 'member', 'site', 'webhook', 'sso'].map((t) => Type.Literal(t))),
+      Type.Union(
+        ['rule', 'list', 'member', 'site', 'webhook', 'sso', 'decision'].map((t) => Type.Literal(t)),
+      ),
     ),
     targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   },

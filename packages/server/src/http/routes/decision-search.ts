@@ -99,7 +99,7 @@ export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
     const f = filters;
     if (f.eventType) all.push(eb('event_type', '=', f.eventType));
     if (f.classification) all.push(eb('classification', '=', f.classification));
-    if (f.action) all.push(eb('action', '=', f.action));
+    if (f.action) all.push(eb('action', 'in', f.action.split(',')));
     if (f.accountId) all.push(eb('account_id', '=', f.accountId));
     if (f.ip) all.push(eb('ip_address', '=', f.ip));
     if (f.ipPrefix) all.push(ipPrefixMatch(eb, dialect, f.ipPrefix));
