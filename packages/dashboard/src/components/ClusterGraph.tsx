@@ -72,8 +72,10 @@ export function ClusterGraph({ cluster }: { cluster: Pick<Cluster, 'members' | '
         ))}
       </svg>
       <p className="graph-legend muted">
-        <span className="legend legend-fraud">fraud</span> <span className="legend legend-legit">legit</span>{' '}
-        <span className="legend legend-none">unlabelled</span> · number: latest score · dashed: crowded IP
+        <span className="graph-key graph-key-fraud">fraud</span>{' '}
+        <span className="graph-key graph-key-legit">legit</span>{' '}
+        <span className="graph-key graph-key-none">unlabelled</span> · number: latest score · dashed: crowded
+        IP
       </p>
     </div>
   );

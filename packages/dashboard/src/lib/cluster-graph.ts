@@ -7,9 +7,9 @@ import type { Cluster } from '../api/types.ts';
  */
 export const ROW = 34;
 export const PAD = 24;
-export const WIDTH = 760;
-const ACCOUNT_X = 250;
-const VALUE_X = 510;
+export const WIDTH = 680;
+const ACCOUNT_X = 220;
+const VALUE_X = 430;
 
 export type LinkKind = Cluster['links'][number]['kind'];
 

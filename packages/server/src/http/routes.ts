@@ -32,7 +32,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     rulesRoutes,
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),
-    decisionRoutes,
+    (scope, c) => decisionRoutes(scope, c, identity),
     decisionLabelRoutes,
     entityRoutes,
     (scope, c) => clusterRoutes(scope, c, identity),

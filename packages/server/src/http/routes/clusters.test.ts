@@ -97,6 +97,15 @@ describe('GET /api/clusters/{id}', () => {
     const current = (await get(merged.cluster_id)).json().data;
     expect(current).toMatchObject({ id: merged.cluster_id, requestedId: merged.cluster_id, accountCount: 4 });
     expect(current.accounts).toEqual(data.accounts);
+    // The decision list filtered by the old id lists every current member's decisions, also those
+    // of p1 and p2 (never scored under that id), as many as the cluster page counts.
+    const list = await t.app.inject({
+      url: `/api/decisions?siteId=${w.site.id}&clusterId=${younger.cluster_id}&limit=100`,
+      headers: w.owner.headers,
+    });
+    const listed = list.json().data.items as Array<{ accountId: string }>;
+    expect([...new Set(listed.map((d) => d.accountId))].sort()).toEqual(['p1', 'p2', 'q1', 'q2']);
+    expect(listed).toHaveLength(data.decisions);
   });
 
   it('lists each member with its latest decision and the values that link members', async () => {

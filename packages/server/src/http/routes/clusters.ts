@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
+import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import type { IdentityClusters } from '../../scoring/identity.ts';
@@ -13,8 +14,6 @@ import type { App } from '../types.ts';
 const CLUSTER_LIST_LIMIT = 200;
 /** Devices, IPs and payments are read from the members' decisions of this window. */
 const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-/** Accounts the requested id was recorded on, tried in turn to find the cluster in the graph. */
-const SEED_LIMIT = 20;
 
 /** Any text: an id no decision carries (malformed or not) is simply not found (404). */
 const ClusterParams = Type.Object({ id: Type.String() });
@@ -158,20 +157,9 @@ export async function clusterRoutes(app: App, ctx: AppContext, identity: Identit
       const access = await requireSite(ctx, principalOf(request), found.site_id, 'read');
       requirePlan(access, 'identity');
       const siteId = found.site_id;
-      const seeds = await db
-        .selectFrom('decisions')
-        .select('account_id')
-        .distinct()
-        .where('site_id', '=', siteId)
-        .where('cluster_id', '=', id)
-        .limit(SEED_LIMIT)
-        .execute();
+      const seeds = await clusterSeeds(db, siteId, id);
       const membership: Membership =
-        (await identity.clusterOf(
-          siteId,
-          seeds.map((s) => s.account_id),
-          CLUSTER_LIST_LIMIT + 1,
-        )) ?? (await recorded(siteId, id));
+        (await identity.clusterOf(siteId, seeds, CLUSTER_LIST_LIMIT + 1)) ?? (await recorded(siteId, id));
       const listed = membership.accounts.slice(0, CLUSTER_LIST_LIMIT);
       const detail = await clusterDetail(db, siteId, listed, ctx.now() - CLUSTER_WINDOW_MS);
       const cut = (l: string[]) => l.slice(0, CLUSTER_LIST_LIMIT);

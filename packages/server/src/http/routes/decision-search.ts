@@ -24,6 +24,11 @@ export interface DecisionFilters {
   paymentHash?: string | undefined;
   promoCode?: string | undefined;
   clusterId?: string | undefined;
+  /**
+   * Resolved by the route, never a query parameter: the accounts now in the cluster `clusterId`
+   * names (identity graph). Their decisions match as well as those recorded under the id.
+   */
+  clusterAccounts?: readonly string[] | undefined;
   signal?: string | undefined;
   label?: 'fraud' | 'legit' | 'none' | undefined;
   minScore?: string | undefined;
@@ -116,7 +121,12 @@ export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
     }
     if (f.paymentHash) all.push(eb('payment_hash', '=', f.paymentHash));
     if (f.promoCode) all.push(eb('promo_code', '=', f.promoCode));
-    if (f.clusterId) all.push(eb('cluster_id', '=', f.clusterId));
+    if (f.clusterId) {
+      const recorded = eb('cluster_id', '=', f.clusterId);
+      all.push(
+        f.clusterAccounts?.length ? eb.or([recorded, eb('account_id', 'in', f.clusterAccounts)]) : recorded,
+      );
+    }
     if (f.signal) all.push(signalFired(eb, dialect, f.signal));
     if (f.label === 'none') all.push(eb('label', 'is', null));
     else if (f.label) all.push(eb('label', '=', f.label));
