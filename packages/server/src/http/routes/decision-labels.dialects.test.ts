@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoleFixture, type RoleFixture } from '../../testing/accounts.ts';
-import { createTestApp, type TestApp } from '../../testing/context.ts';
+import { createTestApp, type TestApp, testDialects } from '../../testing/context.ts';
 import { serverHeaders } from '../../testing/scoring-app.ts';
 
-describe('POST /api/decisions/labels', () => {
+describe.each(testDialects())('POST /api/decisions/labels on %s', (dialect) => {
   let t: TestApp;
   let f: RoleFixture;
   let ids: string[] = [];
@@ -26,7 +26,7 @@ describe('POST /api/decisions/labels', () => {
     (await t.app.inject({ url: `/api/decisions/${id}`, headers: f.w.owner.headers })).json().data.label;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ dialect });
     f = await createRoleFixture(t.ctx);
     const rule = await t.app.inject({
       method: 'POST',

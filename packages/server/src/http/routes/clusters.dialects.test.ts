@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
-import { createTestApp, type TestApp } from '../../testing/context.ts';
+import { createTestApp, type TestApp, testDialects } from '../../testing/context.ts';
 import { serverHeaders } from '../../testing/scoring-app.ts';
 import { setPlan } from '../../webhooks/test-fixtures.ts';
 
-describe('GET /api/clusters/{id}', () => {
+describe.each(testDialects())('GET /api/clusters/{id} on %s', (dialect) => {
   let t: TestApp;
   let w: TestWorkspace;
   let foreign: TestWorkspace;
@@ -20,7 +20,7 @@ describe('GET /api/clusters/{id}', () => {
     return res.json().data as { identity?: { cluster_id: string; linked_accounts: number } };
   };
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ dialect });
     w = await createTestWorkspace(t.ctx, { plan: 'pro' });
     foreign = await createTestWorkspace(t.ctx, { plan: 'pro' });
     // Three accounts linked by one card and then by one address; a fourth stands alone.
