@@ -34,7 +34,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     (scope, c) => scoringArea(scope, c, identity),
     (scope, c) => decisionRoutes(scope, c, identity),
     decisionLabelRoutes,
-    entityRoutes,
+    (scope, c) => entityRoutes(scope, c, identity),
     (scope, c) => clusterRoutes(scope, c, identity),
     statsRoutes,
     staticRoutes,

@@ -106,6 +106,12 @@ describe.each(testDialects())('GET /api/clusters/{id} on %s', (dialect) => {
     const listed = list.json().data.items as Array<{ accountId: string }>;
     expect([...new Set(listed.map((d) => d.accountId))].sort()).toEqual(['p1', 'p2', 'q1', 'q2']);
     expect(listed).toHaveLength(data.decisions);
+    // The pivot card of that filter counts the same decisions.
+    const card = await t.app.inject({
+      url: `/api/entities/summary?siteId=${w.site.id}&kind=clusterId&value=${younger.cluster_id}`,
+      headers: w.owner.headers,
+    });
+    expect(card.json().data.total).toBe(listed.length);
   });
 
   it('lists each member with its latest decision and the values that link members', async () => {
