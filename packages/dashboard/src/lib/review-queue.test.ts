@@ -25,6 +25,8 @@ describe('review queue keys', () => {
 
   it('ignores keys typed into fields', () => {
     expect(typedIntoField({ tagName: 'input' })).toBe(true);
+    expect(typedIntoField({ tagName: 'INPUT', type: 'search' })).toBe(true);
+    expect(typedIntoField({ tagName: 'INPUT', type: 'checkbox' })).toBe(false);
     expect(typedIntoField({ tagName: 'SELECT' })).toBe(true);
     expect(typedIntoField({ tagName: 'DIV', isContentEditable: true })).toBe(true);
     expect(typedIntoField({ tagName: 'TR' })).toBe(false);

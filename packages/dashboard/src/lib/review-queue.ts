@@ -42,11 +42,14 @@ export function moveCursor(cursor: number, by: number, length: number): number {
   return Math.min(length - 1, Math.max(0, cursor + by));
 }
 
-/** A key pressed in a field types into it: the queue ignores it. */
-export function typedIntoField(target: { tagName?: string; isContentEditable?: boolean } | null): boolean {
+/** A key pressed in a field types into it: the queue ignores it (a checkbox is not a field). */
+export function typedIntoField(
+  target: { tagName?: string; type?: string; isContentEditable?: boolean } | null,
+): boolean {
   if (!target) return false;
   const tag = (target.tagName ?? '').toUpperCase();
-  return tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || target.isContentEditable === true;
+  if (tag === 'INPUT') return target.type !== 'checkbox' && target.type !== 'radio';
+  return tag === 'SELECT' || tag === 'TEXTAREA' || target.isContentEditable === true;
 }
 
 /** The decisions a label key applies to: the selected ones, or else the one under the cursor. */
