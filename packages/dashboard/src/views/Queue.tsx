@@ -23,7 +23,7 @@ import { href } from '../lib/router.ts';
 type Label = 'fraud' | 'legit';
 
 /** The decision under the cursor: its signals, entities and "add to list". */
-function Current({ d }: { d: DecisionSummary }) {
+function Current({ d, onLabel }: { d: DecisionSummary; onLabel: ((label: Label) => void) | null }) {
   const top = [...d.signals].sort((a, b) => Math.abs(b.score) - Math.abs(a.score)).slice(0, 6);
   return (
     <aside className="card queue-current" aria-label="Current decision" data-testid="queue-current">
@@ -56,6 +56,16 @@ function Current({ d }: { d: DecisionSummary }) {
           </div>
         ) : null}
       </dl>
+      {onLabel ? (
+        <p className="label-buttons">
+          <button type="button" className="button small" onClick={() => onLabel('fraud')}>
+            Fraud <kbd>f</kbd>
+          </button>{' '}
+          <button type="button" className="button small" onClick={() => onLabel('legit')}>
+            Legit <kbd>l</kbd>
+          </button>
+        </p>
+      ) : null}
       <ul className="signal-list">
         {top.map((s) => (
           <li key={s.rule}>
@@ -293,7 +303,12 @@ function QueueBody({ site }: { site: Site }) {
             ) : null}
             <ErrorMessage error={more.error} title="Could not load more" />
           </div>
-          {current ? <Current d={current} /> : null}
+          {current ? (
+            <Current
+              d={current}
+              onLabel={canLabel ? (value) => void label.execute(value, [current.id]) : null}
+            />
+          ) : null}
         </div>
       ) : null}
     </>
