@@ -33,40 +33,46 @@ export function ClusterSummary({ identity }: { identity: IdentitySummary | undef
       <Empty>No identity cluster on this decision: identity linking needs the Pro or Enterprise plan.</Empty>
     );
   }
+  const c = state.data;
+  // The cluster as it is now (the same numbers as its page); the decision's own numbers are what
+  // it was scored with.
+  const stats: Array<[string, number | undefined]> = [
+    ['Accounts', c?.accountCount],
+    ['Linked accounts', c ? c.accountCount - 1 : undefined],
+    ['Shared devices', c?.sharedDevices],
+    ['Shared IPs', c?.sharedIps],
+    ['Shared payments', c?.sharedPayments],
+  ];
   return (
     <>
-      <dl className="stat-row">
-        <div>
-          <dt>Linked accounts</dt>
-          <dd>{formatNumber(identity.linked_accounts)}</dd>
-        </div>
-        <div>
-          <dt>Shared devices</dt>
-          <dd>{formatNumber(identity.shared_devices)}</dd>
-        </div>
-        <div>
-          <dt>Shared IPs</dt>
-          <dd>{formatNumber(identity.shared_ips)}</dd>
-        </div>
-        <div>
-          <dt>Shared payments</dt>
-          <dd>{formatNumber(identity.shared_payments)}</dd>
-        </div>
-      </dl>
-      <p>
-        Cluster <code>{identity.cluster_id}</code> ·{' '}
-        <Link href={href('clusters', identity.cluster_id)}>Open the cluster</Link>
-      </p>
+      {c ? (
+        <dl className="stat-row" data-testid="cluster-now">
+          {stats.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value === undefined ? '–' : formatNumber(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
       {state.loading ? <Loading label="Loading the cluster…" /> : null}
       {state.error ? <ClusterState error={state.error} /> : null}
-      {state.data ? (
-        <p className="muted">
-          {formatCount(state.data.accounts.length, 'account')},{' '}
-          {formatCount(state.data.devices.length, 'device')},{' '}
-          {formatCount(state.data.ips.length, 'IP address', 'IP addresses')},{' '}
-          {formatCount(state.data.paymentHashes.length, 'payment hash', 'payment hashes')}.
-        </p>
-      ) : null}
+      <p>
+        Cluster <code>{c?.id ?? identity.cluster_id}</code>
+        {c && c.id !== identity.cluster_id ? (
+          <span className="muted">
+            {' '}
+            (scored in <code>{identity.cluster_id}</code>, since merged)
+          </span>
+        ) : null}{' '}
+        · <Link href={href('clusters', c?.id ?? identity.cluster_id)}>Open the cluster</Link>
+      </p>
+      <p className="muted" data-testid="cluster-at-scoring">
+        When scored: {formatCount(identity.linked_accounts, 'linked account')},{' '}
+        {formatCount(identity.shared_devices, 'shared device')},{' '}
+        {formatCount(identity.shared_ips, 'shared IP', 'shared IPs')},{' '}
+        {formatCount(identity.shared_payments, 'shared payment')}.
+      </p>
     </>
   );
 }

@@ -10,6 +10,7 @@ import { DecisionsView } from '../views/Decisions.tsx';
 import { ListsView } from '../views/Lists.tsx';
 import { MembersView } from '../views/Members.tsx';
 import { OverviewView } from '../views/Overview.tsx';
+import { QueueView } from '../views/Queue.tsx';
 import { RuleEditView } from '../views/RuleEdit.tsx';
 import { RulesView } from '../views/Rules.tsx';
 import { SitesView } from '../views/Sites.tsx';
@@ -33,6 +34,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { name: 'overview', label: 'Overview', path: href('') },
   { name: 'decisions', label: 'Decisions', path: href('decisions'), also: ['decision', 'cluster'] },
+  { name: 'queue', label: 'Review queue', path: href('queue') },
   { name: 'rules', label: 'Rules', path: href('rules'), also: ['rule'] },
   { name: 'lists', label: 'Lists', path: href('lists') },
   { name: 'sites', label: 'Sites', path: href('sites') },
@@ -50,6 +52,8 @@ function View({ route }: { route: Route }) {
       return <DecisionsView />;
     case 'decision':
       return <DecisionDetailView id={route.id} />;
+    case 'queue':
+      return <QueueView />;
     case 'cluster':
       return <ClusterView id={route.id} />;
     case 'rules':

@@ -4,6 +4,7 @@ export const BASE = '/dashboard';
 export type Route =
   | { name: 'overview' }
   | { name: 'decisions' }
+  | { name: 'queue' }
   | { name: 'decision'; id: string }
   | { name: 'cluster'; id: string }
   | { name: 'rules' }
@@ -21,6 +22,7 @@ export type Route =
 
 const SIMPLE = [
   'decisions',
+  'queue',
   'rules',
   'lists',
   'sites',

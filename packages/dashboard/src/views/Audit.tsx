@@ -27,6 +27,7 @@ const ACTIONS = [
   'site.rotate_keys',
   'webhook.update',
   'sso.update',
+  'decision.label',
 ];
 
 /** A readable name for the target: a rule's or list's name, a member's e-mail. */

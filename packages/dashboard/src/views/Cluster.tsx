@@ -1,17 +1,29 @@
+import { useState } from 'react';
 import { api } from '../api/client.ts';
 import type { Cluster } from '../api/types.ts';
+import { useApp } from '../app-state.tsx';
+import { AddToList } from '../components/AddToList.tsx';
+import { ClusterGraph } from '../components/ClusterGraph.tsx';
 import { ClusterState } from '../components/ClusterSummary.tsx';
 import { Link } from '../components/Link.tsx';
-import { Empty, Loading } from '../components/Status.tsx';
+import { Pill } from '../components/Pill.tsx';
+import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
+import { Table } from '../components/Table.tsx';
+import { useAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
-import { formatNumber } from '../lib/format.ts';
+import { pivotHref } from '../lib/entities.ts';
+import { formatCount, formatDateTime, formatNumber } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 
-function decisionsWhere(key: string, value: string): string {
-  return `${href('decisions')}?${new URLSearchParams({ [key]: value }).toString()}`;
-}
-
-function Members({ title, values, filter }: { title: string; values: string[]; filter?: string }) {
+function Members({
+  title,
+  values,
+  filter,
+}: {
+  title: string;
+  values: string[];
+  filter?: 'deviceId' | 'ip' | 'paymentHash';
+}) {
   return (
     <div className="card">
       <h2>
@@ -24,7 +36,7 @@ function Members({ title, values, filter }: { title: string; values: string[]; f
           {values.map((v) => (
             <li key={v}>
               {filter ? (
-                <Link href={decisionsWhere(filter, v)} title={`Decisions with ${filter} ${v}`}>
+                <Link href={pivotHref(filter, v)} title={`Decisions with ${filter} ${v}`}>
                   <code>{v}</code>
                 </Link>
               ) : (
@@ -38,29 +50,196 @@ function Members({ title, values, filter }: { title: string; values: string[]; f
   );
 }
 
-/** An identity cluster: its accounts, devices, IPs and payment hashes, each linked to its decisions. */
+/** The members table with a checkbox each, and what to do with the selected accounts. */
+function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () => void }) {
+  const app = useApp();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
+  const canLabel = app.can('decisions.label');
+  const picked = cluster.members.filter((m) => selected.has(m.accountId));
+  const latestIds = picked.flatMap((m) => (m.latest ? [m.latest.decisionId] : []));
+  const label = useAction(async (value: 'fraud' | 'legit') => {
+    await api.post('/api/decisions/labels', { decisionIds: latestIds, label: value });
+    setNotice(`Labelled the latest decision of ${formatCount(latestIds.length, 'account')} ${value}.`);
+    onChanged();
+  });
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const all = selected.size === cluster.members.length && cluster.members.length > 0;
+  const linkedBy = (kind: 'device' | 'ip' | 'payment') =>
+    cluster.links
+      .filter((l) => l.kind === kind && l.accounts.some((a) => selected.has(a)))
+      .map((l) => l.value);
+  return (
+    <div className="card">
+      <h2>
+        Accounts <span className="count">{formatNumber(cluster.accountCount)}</span>
+      </h2>
+      <div className="bulk-bar" data-testid="cluster-bulk">
+        <label>
+          <input
+            type="checkbox"
+            checked={all}
+            onChange={() => setSelected(all ? new Set() : new Set(cluster.members.map((m) => m.accountId)))}
+          />{' '}
+          All
+        </label>
+        <span className="muted">{formatCount(selected.size, 'account')} selected</span>
+        {canLabel ? (
+          <>
+            <button
+              type="button"
+              className="button small"
+              disabled={!latestIds.length || label.busy}
+              onClick={() => void label.execute('fraud')}
+            >
+              Label fraud
+            </button>
+            <button
+              type="button"
+              className="button small"
+              disabled={!latestIds.length || label.busy}
+              onClick={() => void label.execute('legit')}
+            >
+              Label legit
+            </button>
+          </>
+        ) : null}
+        {selected.size > 0 ? (
+          <AddToList
+            siteId={cluster.siteId}
+            label="Add selected to list"
+            values={{
+              account_id: [...selected],
+              device_id: linkedBy('device'),
+              ip: linkedBy('ip'),
+              payment_hash: linkedBy('payment'),
+            }}
+          />
+        ) : null}
+      </div>
+      {notice ? (
+        <p role="status" className="muted">
+          {notice}
+        </p>
+      ) : null}
+      <ErrorMessage error={label.error} title="Labels not saved" />
+      <Table
+        columns={[
+          '',
+          'Account',
+          { label: 'Score', numeric: true },
+          'Action',
+          'Label',
+          { label: 'Decisions', numeric: true },
+          'Last seen',
+        ]}
+        testId="cluster-members"
+      >
+        {cluster.members.map((m) => (
+          <tr key={m.accountId} data-account={m.accountId}>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`Select ${m.accountId}`}
+                checked={selected.has(m.accountId)}
+                onChange={() => toggle(m.accountId)}
+              />
+            </td>
+            <td>
+              <Link href={pivotHref('accountId', m.accountId)}>
+                <code>{m.accountId}</code>
+              </Link>
+            </td>
+            <td className="num">
+              {m.latest ? (
+                <Link href={href('decisions', m.latest.decisionId)}>{formatNumber(m.latest.riskScore)}</Link>
+              ) : (
+                '–'
+              )}
+            </td>
+            <td>{m.latest ? <Pill value={m.latest.action} /> : '–'}</td>
+            <td data-testid="member-label">
+              <Pill value={m.label} />
+            </td>
+            <td className="num">{formatNumber(m.decisions)}</td>
+            <td>{m.lastSeenAt ? formatDateTime(m.lastSeenAt) : '–'}</td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
+
+/**
+ * An identity cluster: a graph of its accounts and what links them, each account's latest score
+ * and label, bulk label and add-to-list, and every device, IP and card its accounts used.
+ */
 export function ClusterView({ id }: { id: string }) {
   const state = useAsync(
     (signal) => api.get<Cluster>(`/api/clusters/${encodeURIComponent(id)}`, undefined, signal),
     [id],
   );
+  const c = state.data;
   return (
     <section>
       <p className="breadcrumbs">
         <Link href={href('decisions')}>Decisions</Link> / cluster
       </p>
       <h1>
-        Identity cluster <code className="heading-code">{id}</code>
+        Identity cluster <code className="heading-code">{c?.id ?? id}</code>
       </h1>
-      {state.loading ? <Loading label="Loading the cluster…" /> : null}
+      {c && c.id !== id ? (
+        <p className="notice" data-testid="cluster-merged">
+          <code>{id}</code> merged into this cluster: the accounts below are its members now.
+        </p>
+      ) : null}
+      {state.loading && !c ? <Loading label="Loading the cluster…" /> : null}
       {state.error ? <ClusterState error={state.error} /> : null}
-      {state.data ? (
-        <div className="grid-2">
-          <Members title="Accounts" values={state.data.accounts} filter="accountId" />
-          <Members title="Devices" values={state.data.devices} filter="deviceId" />
-          <Members title="IP addresses" values={state.data.ips} filter="ip" />
-          <Members title="Payment hashes" values={state.data.paymentHashes} />
-        </div>
+      {c ? (
+        <>
+          <dl className="stat-row" data-testid="cluster-counts">
+            <div>
+              <dt>Accounts</dt>
+              <dd>{formatNumber(c.accountCount)}</dd>
+            </div>
+            <div>
+              <dt>Shared devices</dt>
+              <dd>{formatNumber(c.sharedDevices)}</dd>
+            </div>
+            <div>
+              <dt>Shared IPs</dt>
+              <dd>{formatNumber(c.sharedIps)}</dd>
+            </div>
+            <div>
+              <dt>Shared payments</dt>
+              <dd>{formatNumber(c.sharedPayments)}</dd>
+            </div>
+            <div>
+              <dt>Decisions</dt>
+              <dd>{formatNumber(c.decisions)}</dd>
+            </div>
+          </dl>
+          {c.truncated ? <p className="muted">Only the first 200 of each are listed.</p> : null}
+          <div className="card">
+            <h2>What links them</h2>
+            {c.links.length === 0 ? (
+              <Empty>No device, IP or card of the last 30 days links these accounts.</Empty>
+            ) : null}
+            <ClusterGraph cluster={c} />
+          </div>
+          <AccountTable cluster={c} onChanged={state.reload} />
+          <div className="grid-2">
+            <Members title="Devices" values={c.devices} filter="deviceId" />
+            <Members title="IP addresses" values={c.ips} filter="ip" />
+            <Members title="Payment hashes" values={c.paymentHashes} filter="paymentHash" />
+          </div>
+        </>
       ) : null}
     </section>
   );

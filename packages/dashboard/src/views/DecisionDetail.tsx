@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { api } from '../api/client.ts';
 import type { DecisionDetail } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
+import { AddToList, listValuesOf } from '../components/AddToList.tsx';
 import { ClusterSummary } from '../components/ClusterSummary.tsx';
 import { EntityLink } from '../components/EntitySummary.tsx';
 import { Link } from '../components/Link.tsx';
@@ -126,6 +127,7 @@ export function DecisionDetailView({ id }: { id: string }) {
             <Pill value={d.riskLevel} kind={`level-${d.riskLevel}`} />
           </div>
           <LabelButtons d={d} onLabeled={(next) => state.setData(next)} />
+          <AddToList siteId={d.siteId} values={listValuesOf(d)} />
           <div className="grid-2 grid-detail">
             <div className="card">
               <h2>Signals</h2>

@@ -27,13 +27,14 @@ export type AuditAction =
   | 'site.update'
   | 'site.rotate_keys'
   | 'webhook.update'
-  | 'sso.update';
+  | 'sso.update'
+  | 'decision.label';
 
 export interface AuditEntry {
   workspaceId: string;
   siteId?: string | null;
   action: AuditAction;
-  targetType: 'rule' | 'list' | 'member' | 'invitation' | 'site' | 'webhook' | 'sso';
+  targetType: 'rule' | 'list' | 'member' | 'invitation' | 'site' | 'webhook' | 'sso' | 'decision';
   targetId: string;
   before?: unknown;
   after?: unknown;

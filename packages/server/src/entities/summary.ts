@@ -91,8 +91,10 @@ export async function entitySummary(
   siteId: string,
   kind: EntityKind,
   value: string,
+  /** For a cluster: its current members (identity graph), as the decision list resolves them. */
+  clusterAccounts?: readonly string[],
 ): Promise<EntitySummary> {
-  const filters: DecisionFilters = { siteId, [kind]: value };
+  const filters: DecisionFilters = { siteId, [kind]: value, ...(clusterAccounts ? { clusterAccounts } : {}) };
   const where = decisionConditions(ctx.database.dialect, filters);
   const db = ctx.database.db;
   const base = () => db.selectFrom('decisions').where(where);

@@ -4,6 +4,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { dashboardArea } from './routes/dashboard.ts';
+import { decisionLabelRoutes } from './routes/decision-labels.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { entityRoutes } from './routes/entities.ts';
 import { invitationRoutes } from './routes/invitations.ts';
@@ -35,8 +36,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     ruleToolRoutes,
     listsRoutes,
     (scope, c) => scoringArea(scope, c, identity),
-    decisionRoutes,
-    entityRoutes,
+    (scope, c) => decisionRoutes(scope, c, identity),
+    decisionLabelRoutes,
+    (scope, c) => entityRoutes(scope, c, identity),
     (scope, c) => clusterRoutes(scope, c, identity),
     statsRoutes,
     staticRoutes,

@@ -114,6 +114,10 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
     url: `/api/decisions/${b.decisionId}/label`,
     payload: { label: 'fraud' },
   }),
+  'POST /api/decisions/labels': (b) => ({
+    url: '/api/decisions/labels',
+    payload: { decisionIds: [b.decisionId], label: 'fraud' },
+  }),
   'GET /api/rules': (b) => ({ url: `/api/rules?siteId=${b.siteId}` }),
   'POST /api/rules': (b) => ({ url: `/api/rules?siteId=${b.siteId}`, payload: RULE }),
   'POST /api/rules/backtest': (b) => ({ url: `/api/rules/backtest?siteId=${b.siteId}`, payload: {} }),

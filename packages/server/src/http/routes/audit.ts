@@ -18,7 +18,9 @@ const AuditQuery = Type.Object(
     action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'e.g. rule.update' })),
     targetType: Type.Optional(
       Type.Union(
-        ['rule', 'list', 'member', 'invitation', 'site', 'webhook', 'sso'].map((t) => Type.Literal(t)),
+        ['rule', 'list', 'member', 'invitation', 'site', 'webhook', 'sso', 'decision'].map((t) =>
+          Type.Literal(t),
+        ),
       ),
     ),
     targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),

@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
+import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
+import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import type { IdentityClusters } from '../../scoring/identity.ts';
@@ -12,12 +14,36 @@ import type { App } from '../types.ts';
 const CLUSTER_LIST_LIMIT = 200;
 /** Devices, IPs and payments are read from the members' decisions of this window. */
 const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-const SCAN_LIMIT = 20_000;
-/** Accounts the requested id was recorded on, tried in turn to find the cluster in the graph. */
-const SEED_LIMIT = 20;
 
 /** Any text: an id no decision carries (malformed or not) is simply not found (404). */
 const ClusterParams = Type.Object({ id: Type.String() });
+
+const ClusterMember = Type.Object({
+  accountId: Type.String(),
+  decisions: Type.Integer({ description: 'Decisions recorded for the account.' }),
+  firstSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  latest: Type.Union([
+    Type.Object({
+      decisionId: Type.String(),
+      riskScore: Type.Integer(),
+      action: Type.String(),
+      classification: Type.String(),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+    Type.Null(),
+  ]),
+  label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()], {
+    description: "The label of the account's most recently labelled decision.",
+  }),
+});
+
+const ClusterLink = Type.Object({
+  kind: Type.Union([Type.Literal('device'), Type.Literal('ip'), Type.Literal('payment')]),
+  value: Type.String(),
+  accounts: Type.Array(Type.String(), { description: 'The members it links (two or more).' }),
+  crowded: Type.Boolean({ description: 'An IP used by more than 3 accounts: it linked only its first 3.' }),
+});
 
 const Cluster = Type.Object({
   /** The cluster's current id: differs from `requestedId` when that cluster merged into this one. */
@@ -41,17 +67,18 @@ const Cluster = Type.Object({
   decisions: Type.Integer({ description: 'Decisions recorded for the listed accounts.' }),
   firstSeenAt: Type.String({ format: 'date-time' }),
   lastSeenAt: Type.String({ format: 'date-time' }),
-  truncated: Type.Boolean({ description: 'A list hit the limit of 200.' }),
+  truncated: Type.Boolean({ description: 'A list hit the limit of 200 (or the scan its limit).' }),
+  members: Type.Array(ClusterMember, {
+    description: 'The accounts, as in `accounts`, with their latest decision.',
+  }),
+  links: Type.Array(ClusterLink, {
+    description:
+      'Devices, IP addresses and payment hashes that link two or more members; an IP only under the ' +
+      'fan-out rule (its first 3 accounts). `sharedDevices`, `sharedIps` and `sharedPayments` count them.',
+  }),
 });
 /** A cluster as answered (the dashboard imports this type). */
 export type Cluster = Static<typeof Cluster>;
-
-/** Distinct non-empty values in order of first appearance (rows come newest first). */
-function distinct(values: Iterable<string | null>): string[] {
-  const out = new Set<string>();
-  for (const v of values) if (v) out.add(v);
-  return [...out];
-}
 
 interface Membership {
   id: string;
@@ -130,76 +157,43 @@ export async function clusterRoutes(app: App, ctx: AppContext, identity: Identit
       const access = await requireSite(ctx, principalOf(request), found.site_id, 'read');
       requirePlan(access, 'identity');
       const siteId = found.site_id;
-      const seeds = await db
-        .selectFrom('decisions')
-        .select('account_id')
-        .distinct()
-        .where('site_id', '=', siteId)
-        .where('cluster_id', '=', id)
-        .limit(SEED_LIMIT)
-        .execute();
+      const seeds = await clusterSeeds(db, siteId, id);
       const membership: Membership =
-        (await identity.clusterOf(
-          siteId,
-          seeds.map((s) => s.account_id),
-          CLUSTER_LIST_LIMIT + 1,
-        )) ?? (await recorded(siteId, id));
+        (await identity.clusterOf(siteId, seeds, CLUSTER_LIST_LIMIT + 1)) ?? (await recorded(siteId, id));
       const listed = membership.accounts.slice(0, CLUSTER_LIST_LIMIT);
-      const accounts = listed.length
-        ? await db
-            .selectFrom('decisions')
-            .select((eb) => [
-              'account_id',
-              eb.fn.max('created_at').as('last'),
-              eb.fn.min('created_at').as('first'),
-              eb.fn.countAll<number | string>().as('n'),
-            ])
-            .where('site_id', '=', siteId)
-            .where('account_id', 'in', listed)
-            .groupBy('account_id')
-            .orderBy('last', 'desc')
-            .execute()
-        : [];
-      // Most recently seen first; a member without a recorded decision (its decision failed to
-      // record) goes last.
-      const seen = new Set(accounts.map((a) => a.account_id));
-      const members = [...accounts.map((a) => a.account_id), ...listed.filter((a) => !seen.has(a))];
-      const since = ctx.now() - CLUSTER_WINDOW_MS;
-      const uses = await db
-        .selectFrom('decisions')
-        .select(['device_id', 'ip_address', 'payment_hash'])
-        .where('site_id', '=', siteId)
-        .where('account_id', 'in', members.length ? members : [''])
-        .where('created_at', '>=', since)
-        .orderBy('created_at', 'desc')
-        .limit(SCAN_LIMIT)
-        .execute();
-      const lists = {
-        devices: distinct(uses.map((u) => u.device_id)),
-        ips: distinct(uses.map((u) => u.ip_address)),
-        paymentHashes: distinct(uses.map((u) => u.payment_hash)),
-      };
+      const detail = await clusterDetail(db, siteId, listed, ctx.now() - CLUSTER_WINDOW_MS);
       const cut = (l: string[]) => l.slice(0, CLUSTER_LIST_LIMIT);
-      const times = accounts.length ? accounts : [{ first: ctx.now(), last: ctx.now() }];
-      const s = membership.summary;
+      const seen = detail.members.filter((m) => m.decisions > 0);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const count = (kind: LinkKind) => detail.links.filter((l) => l.kind === kind).length;
       return ok({
         id: membership.id,
         requestedId: id,
         siteId,
-        accounts: members,
-        accountCount: Math.max(s.linked_accounts + 1, membership.accounts.length),
-        sharedDevices: s.shared_devices,
-        sharedIps: s.shared_ips,
-        sharedPayments: s.shared_payments,
-        devices: cut(lists.devices),
-        ips: cut(lists.ips),
-        paymentHashes: cut(lists.paymentHashes),
-        decisions: accounts.reduce((n, a) => n + Number(a.n), 0),
-        firstSeenAt: new Date(Math.min(...times.map((a) => Number(a.first)))).toISOString(),
-        lastSeenAt: new Date(Math.max(...times.map((a) => Number(a.last)))).toISOString(),
+        accounts: detail.members.map((m) => m.accountId),
+        accountCount: Math.max(membership.summary.linked_accounts + 1, membership.accounts.length),
+        sharedDevices: count('device'),
+        sharedIps: count('ip'),
+        sharedPayments: count('payment'),
+        devices: cut(detail.devices),
+        ips: cut(detail.ips),
+        paymentHashes: cut(detail.paymentHashes),
+        decisions: detail.members.reduce((n, m) => n + m.decisions, 0),
+        firstSeenAt: iso(seen.length ? Math.min(...seen.map((m) => m.firstSeenAt)) : ctx.now()),
+        lastSeenAt: iso(seen.length ? Math.max(...seen.map((m) => m.lastSeenAt)) : ctx.now()),
         truncated:
+          detail.truncated ||
           membership.accounts.length > CLUSTER_LIST_LIMIT ||
-          Object.values(lists).some((l) => l.length > CLUSTER_LIST_LIMIT),
+          [detail.devices, detail.ips, detail.paymentHashes].some((l) => l.length > CLUSTER_LIST_LIMIT),
+        members: detail.members.map((m) => ({
+          accountId: m.accountId,
+          decisions: m.decisions,
+          firstSeenAt: m.decisions ? iso(m.firstSeenAt) : null,
+          lastSeenAt: m.decisions ? iso(m.lastSeenAt) : null,
+          latest: m.latest ? { ...m.latest, createdAt: iso(m.latest.createdAt) } : null,
+          label: m.label as 'fraud' | 'legit' | null,
+        })),
+        links: detail.links,
       });
     },
   );

@@ -24,6 +24,11 @@ export interface DecisionFilters {
   paymentHash?: string | undefined;
   promoCode?: string | undefined;
   clusterId?: string | undefined;
+  /**
+   * Resolved by the route, never a query parameter: the accounts now in the cluster `clusterId`
+   * names (identity graph). Their decisions match as well as those recorded under the id.
+   */
+  clusterAccounts?: readonly string[] | undefined;
   signal?: string | undefined;
   label?: 'fraud' | 'legit' | 'none' | undefined;
   minScore?: string | undefined;
@@ -113,7 +118,7 @@ export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
     const f = filters;
     if (f.eventType) all.push(eb('event_type', '=', f.eventType));
     if (f.classification) all.push(eb('classification', '=', f.classification));
-    if (f.action) all.push(eb('action', '=', f.action));
+    if (f.action) all.push(eb('action', 'in', f.action.split(',')));
     if (f.accountId) all.push(eb('account_id', '=', f.accountId));
     if (f.ip) all.push(eb('ip_address', '=', f.ip));
     if (f.ipPrefix) all.push(ipPrefixMatch(eb, dialect, f.ipPrefix));
@@ -130,7 +135,12 @@ export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
     }
     if (f.paymentHash) all.push(eb('payment_hash', '=', f.paymentHash));
     if (f.promoCode) all.push(eb('promo_code', '=', f.promoCode));
-    if (f.clusterId) all.push(eb('cluster_id', '=', f.clusterId));
+    if (f.clusterId) {
+      const recorded = eb('cluster_id', '=', f.clusterId);
+      all.push(
+        f.clusterAccounts?.length ? eb.or([recorded, eb('account_id', 'in', f.clusterAccounts)]) : recorded,
+      );
+    }
     if (f.signal) all.push(signalFired(eb, dialect, f.signal));
     if (f.label === 'none') all.push(eb('label', 'is', null));
     else if (f.label) all.push(eb('label', '=', f.label));

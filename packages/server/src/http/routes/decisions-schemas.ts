@@ -59,7 +59,13 @@ const SearchFilters = {
 const DecisionFilters = {
   eventType: Type.Optional(EventType),
   classification: Type.Optional(Classification),
-  action: Type.Optional(Action),
+  action: Type.Optional(
+    Type.String({
+      pattern: '^(allow|review|challenge|block)(,(allow|review|challenge|block)){0,3}$',
+      description: 'an action, or several separated by commas (`review,challenge`: the review queue)',
+      maxLength: 40,
+    }),
+  ),
   accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   ip: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   deviceId: Type.Optional(Type.String({ maxLength: 128 })),

@@ -104,6 +104,18 @@ describe('decision read API', () => {
       );
     });
 
+    it('filters by several actions at once (the review queue: review,challenge)', async () => {
+      const all = (await list('')).json().data.items as Array<{ action: string }>;
+      const actions = [...new Set(all.map((i) => i.action))];
+      const two = actions.slice(0, 2).join(',');
+      const res = await list(`&action=${two}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.items).toHaveLength(all.filter((i) => two.split(',').includes(i.action)).length);
+      const queue = await list('&action=review,challenge');
+      expect(queue.statusCode).toBe(200);
+      for (const i of queue.json().data.items) expect(['review', 'challenge']).toContain(i.action);
+    });
+
     it('lets a viewer read, hides foreign sites (404), needs a token (401)', async () => {
       expect((await list('', viewer)).statusCode).toBe(200);
       const foreignList = await get(`/api/decisions?siteId=${foreign.site.id}`);
@@ -125,6 +137,8 @@ describe('decision read API', () => {
       ['&from=2026-13-01', 'querystring.from', ''],
       ['&from=Nov%2022%202026', 'querystring.from', ''],
       ['&sort=asc', 'querystring.sort', ''],
+      ['&action=review,maybe', 'querystring.action', ''],
+      ['&action=review,', 'querystring.action', ''],
     ])('answers 400 for %s', async (query, path, url) => {
       const res = url ? await get(url) : await list(query);
       expect(res.statusCode).toBe(400);

@@ -3,7 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
+import type { IdentityClusters } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
@@ -98,14 +100,30 @@ export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | 
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
 
-async function listDecisions(ctx: AppContext, query: Static<typeof DecisionListQuery>) {
+/** A `clusterId` filter also matches the decisions of the cluster's current members (identity graph). */
+async function withClusterMembers<F extends DecisionFilters>(
+  ctx: AppContext,
+  identity: IdentityClusters | undefined,
+  filters: F,
+): Promise<F> {
+  if (!filters.clusterId || !identity) return filters;
+  const accounts = await currentClusterAccounts(ctx.database.db, identity, filters.siteId, filters.clusterId);
+  return { ...filters, clusterAccounts: accounts };
+}
+
+async function listDecisions(
+  ctx: AppContext,
+  identity: IdentityClusters | undefined,
+  query: Static<typeof DecisionListQuery>,
+) {
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
-  const { limit: _l, cursor, ...filters } = query;
+  const { limit: _l, cursor, ...given } = query;
+  const filters = await withClusterMembers(ctx, identity, given);
   const { rows, nextCursor } = await decisionPage(ctx, filters, SUMMARY_COLUMNS, limit, cursor);
   return { items: rows.map(decisionSummary), nextCursor };
 }
 
-export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function decisionRoutes(app: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   const auth = { onRequest: authenticate(ctx), attachValidation: true };
   const security = [{ bearer: [] }];
@@ -126,7 +144,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       const siteId = (request.query as { siteId?: unknown }).siteId;
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
-      return ok(await listDecisions(ctx, request.query));
+      return ok(await listDecisions(ctx, identity, request.query));
     },
   );
 
@@ -150,8 +168,9 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       const siteId = (request.query as { siteId?: unknown }).siteId;
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
-      const { format, ...filters } = request.query;
-      decisionConditions(ctx.database.dialect, filters); // 400 before the stream starts
+      const { format, ...given } = request.query;
+      decisionConditions(ctx.database.dialect, given); // 400 before the stream starts
+      const filters = await withClusterMembers(ctx, identity, given);
       const chunks = exportChunks(format, (cursor) =>
         decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
       );

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
+import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
+import type { IdentityClusters } from '../../scoring/identity.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -20,7 +22,7 @@ const EntityQuery = Type.Object(
 );
 
 /** GET /api/entities/summary: the pivot card of the dashboard (every role may read). */
-export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function entityRoutes(app: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.get(
     '/api/entities/summary',
@@ -39,8 +41,13 @@ export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
       const siteId = (request.query as { siteId?: unknown }).siteId;
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
-      const { kind, value } = request.query;
-      return ok(await entitySummary(ctx, request.query.siteId, kind, value));
+      const { kind, value, siteId: site } = request.query;
+      // A cluster counts the decisions the list shows for it: also its current members' ones.
+      const members =
+        kind === 'clusterId' && identity
+          ? await currentClusterAccounts(ctx.database.db, identity, site, value)
+          : undefined;
+      return ok(await entitySummary(ctx, site, kind, value, members));
     },
   );
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
-import { createTestApp, type TestApp } from '../../testing/context.ts';
+import { createTestApp, type TestApp, testDialects } from '../../testing/context.ts';
 import { serverHeaders } from '../../testing/scoring-app.ts';
 import { setPlan } from '../../webhooks/test-fixtures.ts';
 
-describe('GET /api/clusters/{id}', () => {
+describe.each(testDialects())('GET /api/clusters/{id} on %s', (dialect) => {
   let t: TestApp;
   let w: TestWorkspace;
   let foreign: TestWorkspace;
@@ -20,7 +20,7 @@ describe('GET /api/clusters/{id}', () => {
     return res.json().data as { identity?: { cluster_id: string; linked_accounts: number } };
   };
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ dialect });
     w = await createTestWorkspace(t.ctx, { plan: 'pro' });
     foreign = await createTestWorkspace(t.ctx, { plan: 'pro' });
     // Three accounts linked by one card and then by one address; a fourth stands alone.
@@ -97,6 +97,61 @@ describe('GET /api/clusters/{id}', () => {
     const current = (await get(merged.cluster_id)).json().data;
     expect(current).toMatchObject({ id: merged.cluster_id, requestedId: merged.cluster_id, accountCount: 4 });
     expect(current.accounts).toEqual(data.accounts);
+    // The decision list filtered by the old id lists every current member's decisions, also those
+    // of p1 and p2 (never scored under that id), as many as the cluster page counts.
+    const list = await t.app.inject({
+      url: `/api/decisions?siteId=${w.site.id}&clusterId=${younger.cluster_id}&limit=100`,
+      headers: w.owner.headers,
+    });
+    const listed = list.json().data.items as Array<{ accountId: string }>;
+    expect([...new Set(listed.map((d) => d.accountId))].sort()).toEqual(['p1', 'p2', 'q1', 'q2']);
+    expect(listed).toHaveLength(data.decisions);
+    // The pivot card of that filter counts the same decisions.
+    const card = await t.app.inject({
+      url: `/api/entities/summary?siteId=${w.site.id}&kind=clusterId&value=${younger.cluster_id}`,
+      headers: w.owner.headers,
+    });
+    expect(card.json().data.total).toBe(listed.length);
+  });
+
+  it('lists each member with its latest decision and the values that link members', async () => {
+    const data = (await get(clusterId)).json().data;
+    const byId = new Map(data.members.map((m: { accountId: string }) => [m.accountId, m]));
+    expect([...byId.keys()]).toEqual(data.accounts);
+    expect(byId.get('carol')).toMatchObject({
+      decisions: 1,
+      label: null,
+      latest: { action: expect.any(String), riskScore: expect.any(Number) },
+    });
+    const links = data.links.map((l: { kind: string; value: string; accounts: string[] }) => [
+      l.kind,
+      l.value,
+      [...l.accounts].sort(),
+    ]);
+    expect(links.sort()).toEqual([
+      ['ip', '198.51.100.2', ['bob', 'carol']],
+      ['payment', 'pm_1', ['alice', 'bob']],
+    ]);
+    // The counts are the links drawn (the decision page shows the same numbers).
+    expect(data).toMatchObject({ sharedIps: 1, sharedPayments: 1, sharedDevices: 0 });
+    expect(data.accountCount).toBe(data.members.length);
+  });
+
+  it('links through an IP only its first 3 accounts (the fan-out rule), marked crowded', async () => {
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      await verify({ event_type: 'signup', account_id: `wave${n}`, ip_address: '192.0.2.77' });
+    }
+    const last = await verify({ event_type: 'login', account_id: 'wave1', ip_address: '192.0.2.77' });
+    const data = (await get(last.identity!.cluster_id)).json().data;
+    expect([...data.accounts].sort()).toEqual(['wave1', 'wave2', 'wave3']);
+    expect(data.sharedIps).toBe(1);
+    expect(data.links).toEqual([
+      { kind: 'ip', value: '192.0.2.77', accounts: expect.any(Array), crowded: true },
+    ]);
+    expect([...data.links[0].accounts].sort()).toEqual(['wave1', 'wave2', 'wave3']);
+    // A later account of the crowded address stands alone.
+    const late = await verify({ event_type: 'login', account_id: 'wave6', ip_address: '192.0.2.77' });
+    expect(late.identity?.linked_accounts).toBe(0);
   });
 
   it("answers 404 for unknown, malformed and other workspaces' clusters (SPEC §10: 401 → 404)", async () => {
