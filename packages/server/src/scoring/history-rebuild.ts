@@ -148,8 +148,8 @@ async function applyPage(
     const ops = counterOps(siteId, event);
     for (const op of rebuildWrites(ops, age)) {
       if (op.kind === 'hit') add(`${op.key}\n${op.window}`);
-      else if (op.kind === 'distinct') pair(op.key, op.window, op.member);
-      else sdk = true;
+      else if (op.kind === 'sdk') sdk = true;
+      else if (op.member !== null) pair(op.key, op.window, op.member);
     }
     const nonce = NONCE_VALUE.exec(r.features)?.[1];
     if (nonce && !nonces.has(nonce)) nonces.set(nonce, NONCE_TTL_MS - age);
