@@ -20,7 +20,7 @@ export function identityAllowed(workspace: ScoringInput['workspace']): boolean {
 }
 
 /** What observe found, and what it keeps for after the decision is recorded. */
-export interface Observation extends ObservedEvent {
+export interface Observed extends ObservedEvent {
   /** The stable fingerprint the device id came from (for the recorded evidence). */
   stable: StableFingerprint;
   /** The token's browser session as read (a browser decision updates it after recording). */
@@ -43,7 +43,7 @@ export class Observer {
     this.history = new History(ctx);
   }
 
-  async observe(input: ScoringInput): Promise<Observation> {
+  async observe(input: ScoringInput): Promise<Observed> {
     const c = input.request.context;
     const { features, stable } = await buildFeatures(input, this.history);
     const [identity, session] = await Promise.all([
