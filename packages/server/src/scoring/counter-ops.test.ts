@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
+import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
+import { insertDecisions } from '../testing/decision-rows.ts';
 import { type CounterEvent, counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
 import { createEngine } from './engine.ts';
 import { History, type Observation } from './history.ts';
 import { DAY, HOUR, MINUTE } from './history-keys.ts';
+import { rebuildHistory } from './history-rebuild.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
@@ -96,6 +99,26 @@ describe('counter operations', () => {
       [false, false, false, false],
       [false, false, false, false],
     ]);
+  });
+
+  it('rebuilds the recent risk live scoring remembered: the evidence risk, without carried signals', async () => {
+    const ws = await createTestWorkspace(ctx);
+    const siteId = ws.site.id;
+    await insertDecisions(ctx, { id: siteId, workspaceId: ws.workspaceId }, [
+      {
+        device_id: 'dev_rr',
+        signals: [
+          { rule: 'browser_session', score: 40 },
+          { rule: 'carried_automation_cdp', score: 30 },
+          { rule: 'datacenter_ip', score: 12 },
+        ],
+        features: { token_id: 'tok_rr' },
+        created_at: clock - MINUTE,
+      },
+    ]);
+    await rebuildHistory(ctx, siteId);
+    expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_rr`)).toBe('12');
+    expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_rr`)).toBe('12');
   });
 
   it('rebuild only the writes whose window still covers the event, never device-window ones', () => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts';
 import type { MaybePromise } from '../state/hot-state.ts';
 import { counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
+import type { Signal } from './engine-types.ts';
 import {
   DAY,
   DEVICE_WINDOW,
@@ -15,6 +16,7 @@ import {
   recordFirstSeen,
   SDK_SEEN_MS,
 } from './history-keys.ts';
+import { evidenceRisk } from './signals/session.ts';
 
 /**
  * The marker that hot state holds a site's counters: while it is there, every recorded decision
@@ -103,6 +105,7 @@ function rebuildPage(
       'user_agent',
       'order_amount',
       'risk_score',
+      'signals',
     ])
     .where('site_id', '=', siteId)
     .where('created_at', '>=', now - DAY);
@@ -155,8 +158,11 @@ async function applyPage(
     if (nonce && !nonces.has(nonce)) nonces.set(nonce, NONCE_TTL_MS - age);
     const profile = event.hardwareProfile;
     if (profile && r.device_id && !hardware.has(r.device_id)) hardware.set(r.device_id, profile);
-    // The recent-risk values this event's scoring read (token, device), from its recorded score.
-    if (age < RECENT_RISK_MS) for (const op of ops) if (op.kind === 'get') remember(op.key, r.risk_score);
+    // The recent risk live scoring remembered for the token and device: the evidence risk.
+    if (age < RECENT_RISK_MS) {
+      const risk = Math.round(evidenceRisk(JSON.parse(r.signals) as Signal[]));
+      if (risk > 0) for (const op of ops) if (op.kind === 'get') remember(op.key, risk);
+    }
   }
   const work: unknown[] = [];
   for (const [key, amount] of counts) {

@@ -12,7 +12,7 @@ import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import type { IdentityClusters } from './identity.ts';
-import { CARRIED } from './signals/session.ts';
+import { CARRIED, evidenceRisk } from './signals/session.ts';
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
 export function identityAllowed(workspace: ScoringInput['workspace']): boolean {
@@ -79,14 +79,11 @@ export class Observer {
     const f = result.features as unknown as Features;
     // The evidence risk: this decision's score without what it carried over (no feedback loop).
     const own = result.signals.filter((s) => !isCarriedRule(s.rule, CARRIED));
-    let evidence = 0;
-    for (const s of own) evidence += s.score;
-    const evidenceRisk = Math.min(100, Math.max(0, evidence));
     const tokenId = f.token_id ?? '';
     await Promise.all([
       this.history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
         tokenId,
-        evidenceRisk,
+        evidenceRisk: evidenceRisk(result.signals),
         previousToken: f.history?.token_recent_risk ?? 0,
         previousDevice: f.history?.device_recent_risk ?? 0,
       }),
