@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { EventType, Signal } from '../scoring/engine-types.ts';
+import { ruleInputOfRecord } from '../scoring/rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
 import { applyCustomRules, eventVariables, isRuleSignal, type RuledDecision } from './apply.ts';
 import { ruleBudget } from './budget.ts';
@@ -59,13 +59,16 @@ export interface BacktestResult {
 
 const PAGE = 2000;
 const HARD = hardRules(DEFAULT_FAMILIES);
+const isHard = (rule: string) => isHardRule(HARD, rule);
 const bump = (c: Counts, k: string) => {
   c[k] = (c[k] ?? 0) + 1;
 };
 
 /**
- * Replay recorded decisions of a time range through a draft rule set: the recorded default
- * signals and features are kept, list and custom-rule signals are recomputed. Reads in pages so
+ * Replay recorded decisions of a time range through a draft rule set: the recorded rule input
+ * (scoring/rule-input.ts: features, default signals, event, identity) is kept, list and
+ * custom-rule signals are recomputed. Decisions recorded before the rule input was stored are
+ * reconstructed from their columns (ruleInputOfRecord). Reads in pages so
  * memory stays flat; 100,000 events take a few seconds.
  */
 export async function runBacktest(
@@ -87,7 +90,7 @@ export async function runBacktest(
     examples: [],
     durationMs: 0,
   };
-  // The recorded response is only parsed when a rule looks at the identity cluster.
+  // A legacy decision's response is only parsed when a rule looks at the identity cluster.
   const needsIdentity = ruleset.rules.some((r) => r.usesIdentity);
   let cursor: { at: number; id: string } | null = null;
   while (result.evaluated < options.maxEvents) {
@@ -112,6 +115,7 @@ export async function runBacktest(
         'features',
         'response',
         'label',
+        'rule_input',
         'created_at',
       ])
       .where('site_id', '=', options.siteId)
@@ -127,29 +131,10 @@ export async function runBacktest(
     }
     const rows = await q.execute();
     for (const row of rows) {
-      const recorded = (JSON.parse(row.signals) as Signal[]).filter((s) => !isRuleSignal(s.rule));
-      const features = JSON.parse(row.features) as Record<string, unknown>;
-      delete features.custom_rules;
-      const response = needsIdentity
-        ? (JSON.parse(row.response) as { identity?: Record<string, unknown> })
-        : {};
+      // Exactly what live scoring's rules saw when the decision stored it; else reconstructed.
       const after = applyCustomRules(
         ruleset,
-        {
-          eventType: row.event_type as EventType,
-          event: eventVariables({
-            ...row,
-            ip: row.ip_address,
-            login_succeeded: typeof features.login_succeeded === 'boolean' ? features.login_succeeded : null,
-            surface: typeof features.surface === 'string' ? features.surface : null,
-          }),
-          features,
-          signals: recorded,
-          identity: response.identity,
-          deviceId: row.device_id,
-          ip: row.ip_address,
-          hardAutomation: recorded.some((s) => s.score > 0 && isHardRule(HARD, s.rule)),
-        },
+        ruleInputOfRecord(row, needsIdentity, isHard),
         ruleBudget(ctx.config.ruleTimeBudgetMs),
       );
       result.evaluated++;

@@ -12,6 +12,7 @@ import type {
 } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import type { StoredRuleInput } from './rule-input.ts';
 
 export type {
   Action,
@@ -65,6 +66,8 @@ export interface EngineResult {
   features: Record<string, unknown>;
   /** Normalised evidence summary recorded with the decision. */
   evidence: Record<string, unknown>;
+  /** What the custom rules saw (with `features` and `signals`), recorded for exact backtests. */
+  rule_input?: StoredRuleInput;
 }
 
 export interface ScoringEngine {

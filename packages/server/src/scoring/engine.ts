@@ -1,24 +1,21 @@
 import { issueChallenge } from '../challenge/index.ts';
 import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
-import { applyCustomRules, eventVariables, isRuleSignal } from '../rules/apply.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
 import { ruleStore } from '../rules/store.ts';
-import {
-  type BrowserSession,
-  isCarriedRule,
-  readBrowserSession,
-  rememberBrowserDecision,
-} from './browser-session.ts';
-import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
-import { buildFeatures, type Features } from './features.ts';
-import { History } from './history.ts';
+import type { BrowserSession } from './browser-session.ts';
+import { decide } from './decide-event.ts';
+import type { EngineResult, ScoringEngine, ScoringInput } from './engine-types.ts';
+import type { Features } from './features.ts';
 import { IdentityClusters } from './identity.ts';
 import { ipIntelReady } from './ip-intel.ts';
-import { DEFAULT_FAMILIES, hardRules, isHardRule, rulesetVersion } from './ruleset.ts';
-import { CARRIED, carryBrowserSession, carryRecentRisk, session } from './signals/session.ts';
+import { Observer } from './observe.ts';
+import { storedRuleInput } from './rule-input.ts';
+import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
 import type { SignalFamily } from './signals/types.ts';
+
+export { identityAllowed } from './observe.ts';
 
 export interface EngineOptions {
   families?: readonly SignalFamily[];
@@ -26,16 +23,13 @@ export interface EngineOptions {
   identity?: IdentityClusters;
 }
 
-/** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
-export function identityAllowed(workspace: ScoringInput['workspace']): boolean {
-  return workspace.demo || workspace.plan === 'pro' || workspace.plan === 'enterprise';
-}
-
 /**
- * The scoring engine (SPEC §2): features from the request and hot-state counters, signals from
- * each rule family (a throwing family fails open and is logged), the score as the clamped sum,
- * then level, classification and action. No database query on the hot path except the one-time
- * rebuild per site and process.
+ * The scoring engine (SPEC §2), in two parts: observe (observe.ts: features from the request and
+ * hot-state counters, nonce and proof use, identity clusters, browser session; the only part with
+ * state) and the pure decide (decide-event.ts: signals of each rule family, lists and custom rules,
+ * score, level, classification and action). The rule input decide used is recorded with the
+ * decision (rule-input.ts). No database query on the hot path except the one-time rebuild per
+ * site and process.
  */
 export function createEngine(ctx: AppContext, options: EngineOptions = {}): ScoringEngine {
   const families = options.families ?? DEFAULT_FAMILIES;
@@ -52,83 +46,41 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   };
   // Load the offline ASN database in the background now, with this instance's settings.
   void ipIntelReady(ctx.config.ipDatabase);
-  const history = new History(ctx);
+  const observer = new Observer(ctx, options.identity ?? new IdentityClusters(ctx));
   /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
   const previousSession = new WeakMap<EngineResult, BrowserSession>();
-  const clusters = options.identity ?? new IdentityClusters(ctx);
-
-  function evaluate(features: Features): Signal[] {
-    const signals: Signal[] = [];
-    for (const family of families) {
-      try {
-        for (const s of family.evaluate(features)) if (s.score !== 0) signals.push(s);
-      } catch (err) {
-        ctx.logger.error({ err, family: family.name }, 'signal family failed; skipped');
-      }
-    }
-    if (families.includes(session)) {
-      signals.push(...carryBrowserSession(features, signals));
-      const carried = carryRecentRisk(features, signals);
-      if (carried) signals.push(carried);
-    }
-    return signals;
-  }
 
   return {
     async score(input: ScoringInput): Promise<EngineResult> {
-      const c = input.request.context;
-      const [{ features, stable }, custom] = await Promise.all([
-        buildFeatures(input, history),
+      const [observed, custom] = await Promise.all([
+        observer.observe(input),
         ruleStore(ctx).load(input.site.id),
       ]);
-      const [identity, browserSession] = await Promise.all([
-        identityAllowed(input.workspace)
-          ? clusters.observe(input.site.id, {
-              accountId: c.account_id,
-              deviceId: features.device_id,
-              paymentHash: c.payment_hash ?? '',
-              ip: input.ip,
-              at: input.now,
-            })
-          : undefined,
-        readBrowserSession(ctx.hotState, input.site.id, features.token_id),
-      ]);
-      if (identity) features.identity = identity;
-      // Recorded (and carried) on backend calls; a browser call only needs it to update the session.
-      if (browserSession && input.surface === 'server') features.browser_session = browserSession;
-      const defaults = evaluate(features);
-      // Hard evidence carried from the browser session is hard here too (`carried_automation_webdriver`).
-      const hardAutomation = defaults.some((s) => s.score > 0 && isHardRule(hard, s.rule));
-      const featureRecord = features as unknown as Record<string, unknown>;
-      const { custom: matches, ...decided } = applyCustomRules(
+      const { decision, features, ruleInput, failures } = decide(observed, {
+        families,
+        hard,
         custom,
-        {
-          eventType: c.event_type,
-          event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
-          features: featureRecord,
-          signals: defaults,
-          identity: identity as Record<string, unknown> | undefined,
-          deviceId: features.device_id,
-          ip: input.ip,
-          hardAutomation,
-        },
-        ruleBudget(ctx.config.ruleTimeBudgetMs),
-      );
-      if (custom !== EMPTY_RULESET) featureRecord.custom_rules = matches;
+        budget: ruleBudget(ctx.config.ruleTimeBudgetMs),
+      });
+      for (const { err, family } of failures)
+        ctx.logger.error({ err, family }, 'signal family failed; skipped');
+      const { custom: _matches, ...decided } = decision;
+      const identity = observed.features.identity;
       const result: EngineResult = {
         ...decided,
-        device_id: features.device_id,
+        device_id: observed.features.device_id,
         ruleset_version: versionOf(custom),
-        features: featureRecord,
-        evidence: evidenceSummary(input, features, stable),
+        features,
+        evidence: evidenceSummary(input, observed.features, observed.stable),
+        rule_input: storedRuleInput(ruleInput),
       };
       if (identity) result.identity = identity;
-      if (browserSession && input.surface === 'browser') previousSession.set(result, browserSession);
+      if (observed.session && input.surface === 'browser') previousSession.set(result, observed.session);
       if (result.action === 'challenge') {
         result.challenge = {
           ...(await issueChallenge(ctx, input.site, {
             ip: input.ip,
-            deviceId: features.device_id,
+            deviceId: observed.features.device_id,
             risk: result.risk_score,
           })),
         };
@@ -140,58 +92,19 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     async prepare(): Promise<void> {
       const sites = await ctx.database.db.selectFrom('sites').select('id').execute();
       const rebuilt = (async () => {
-        for (const site of sites) await history.ensureRebuilt(site.id);
+        for (const site of sites) await observer.history.ensureRebuilt(site.id);
       })();
       await Promise.all([ipIntelReady(ctx.config.ipDatabase), rebuilt]);
     },
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
       try {
-        const f = result.features as unknown as Features;
-        // The evidence risk: this decision's score without what it carried over (no feedback loop).
-        const own = result.signals.filter((s) => !isCarriedRule(s.rule, CARRIED));
-        let evidence = 0;
-        for (const s of own) evidence += s.score;
-        const evidenceRisk = Math.min(100, Math.max(0, evidence));
-        const tokenId = f.token_id ?? '';
-        await Promise.all([
-          history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
-            tokenId,
-            evidenceRisk,
-            previousToken: f.history?.token_recent_risk ?? 0,
-            previousDevice: f.history?.device_recent_risk ?? 0,
-          }),
-          // The browser side of a page session, for the backend's /verify to carry.
-          input.surface === 'browser' && tokenId !== ''
-            ? rememberBrowserDecision(
-                ctx.hotState,
-                input.site.id,
-                tokenId,
-                browserEvidence(input.decisionId, own),
-                previousSession.get(result) ?? null,
-              )
-            : undefined,
-        ]);
+        await observer.afterRecord(input, result, previousSession.get(result) ?? null);
       } catch (err) {
         ctx.logger.warn({ err }, 'engine afterRecord failed');
       }
     },
   };
-}
-
-/**
- * What a browser decision hands to its session's /verify: its default-rule evidence signals (list
- * and custom-rule signals are not carried: the backend's event meets the lists and rules itself)
- * and their sum, clamped to 0–100.
- */
-function browserEvidence(
-  id: string,
-  own: readonly Signal[],
-): { id: string; risk: number; signals: Signal[] } {
-  const signals = own.filter((s) => !isRuleSignal(s.rule));
-  let risk = 0;
-  for (const s of signals) risk += s.score;
-  return { id, risk: Math.min(100, Math.max(0, risk)), signals };
 }
 
 /** The normalised evidence recorded with the decision (no raw samples). */

@@ -12,10 +12,11 @@ import { hardwareProfileFromStable } from '../fingerprint/hardware.ts';
 import { verifyToken } from '../fingerprint/token.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import type { BrowserSession } from './browser-session.ts';
+import { counterEventOfRequest } from './counter-ops.ts';
 import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
 import type { History, HistoryCounts } from './history.ts';
-import { emailKey, isPaymentEvent, isSmallPayment, uaKey } from './history-keys.ts';
+import { isPaymentEvent } from './history-keys.ts';
 import { type IpInfo, ipIntelReady, lookupIp } from './ip-intel.ts';
 import { subnetKey } from './subnet.ts';
 import { type Os, uaInconsistencies, uaOs } from './ua-consistency.ts';
@@ -238,20 +239,21 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     history.observe(
       {
         siteId: site.id,
-        accountId: c.account_id,
-        ip: input.ip,
-        deviceId,
-        paymentHash: c.payment_hash ?? '',
-        email: emailKey(c.email),
-        loginFailed: c.event_type === 'login' && c.login_succeeded === false,
-        login: c.event_type === 'login',
-        tokenId,
-        subnet,
-        userAgent: uaKey(ua),
-        smallPayment: isSmallPayment(c.payment_hash, c.order_amount),
-        sdkServerCall: input.surface === 'server' && token === 'valid',
+        ...counterEventOfRequest({
+          eventType: c.event_type,
+          accountId: c.account_id,
+          ip: input.ip,
+          deviceId,
+          paymentHash: c.payment_hash,
+          email: c.email,
+          loginSucceeded: c.login_succeeded,
+          orderAmount: c.order_amount,
+          tokenId,
+          userAgent: ua,
+          sdkServerCall: input.surface === 'server' && token === 'valid',
+          hardwareProfile: '',
+        }),
         hardwareProfile,
-        paymentEvent,
       },
       input.now,
     ),

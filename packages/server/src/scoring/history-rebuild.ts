@@ -1,30 +1,22 @@
 import type { AppContext } from '../context.ts';
 import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts';
 import type { MaybePromise } from '../state/hot-state.ts';
+import { counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
+import type { Signal } from './engine-types.ts';
 import {
   DAY,
   DEVICE_WINDOW,
-  distinctKey,
-  emailKey,
-  HARDWARE_PROFILE,
-  HARDWARE_WINDOW,
   HOUR,
-  isPaymentEvent,
-  isSmallPayment,
   MINUTE,
   NONCE_TTL_MS,
   NONCE_VALUE,
   nonceKey,
-  type Pair,
-  pairWindow,
   REBUILD_LIMIT,
   RECENT_RISK_MS,
   recordFirstSeen,
   SDK_SEEN_MS,
-  TOKEN_ID,
-  uaKey,
 } from './history-keys.ts';
-import { subnetKey } from './subnet.ts';
+import { evidenceRisk } from './signals/session.ts';
 
 /**
  * The marker that hot state holds a site's counters: while it is there, every recorded decision
@@ -113,6 +105,7 @@ function rebuildPage(
       'user_agent',
       'order_amount',
       'risk_score',
+      'signals',
     ])
     .where('site_id', '=', siteId)
     .where('created_at', '>=', now - DAY);
@@ -137,11 +130,10 @@ async function applyPage(
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const pairs = new Map<string, Set<string>>();
-  const pair = (p: Pair, owner: string | null, member: string | null) => {
-    if (!owner || !member) return;
-    const key = `${p}\n${owner}`;
-    const set = pairs.get(key) ?? new Set<string>();
-    pairs.set(key, set);
+  const pair = (key: string, window: number, member: string) => {
+    const id = `${key}\n${window}`;
+    const set = pairs.get(id) ?? new Set<string>();
+    pairs.set(id, set);
     set.add(member);
   };
   const recent = new Map<string, number>();
@@ -154,78 +146,32 @@ async function applyPage(
   const nonces = new Map<string, number>();
   for (const r of rows) {
     const age = now - r.created_at;
-    const subnet = subnetKey(r.ip_address);
-    const tokenId = TOKEN_ID.exec(r.features)?.[1] ?? '';
-    const profile = HARDWARE_PROFILE.exec(r.features)?.[1] ?? '';
+    // The very operations live scoring ran for this event (counter-ops.ts); the writes still in window.
+    const event = counterEventOfRecord(r);
+    const ops = counterOps(siteId, event);
+    for (const op of rebuildWrites(ops, age)) {
+      if (op.kind === 'hit') add(`${op.key}\n${op.window}`);
+      else if (op.kind === 'sdk') sdk = true;
+      else if (op.member !== null) pair(op.key, op.window, op.member);
+    }
     const nonce = NONCE_VALUE.exec(r.features)?.[1];
     if (nonce && !nonces.has(nonce)) nonces.set(nonce, NONCE_TTL_MS - age);
+    const profile = event.hardwareProfile;
     if (profile && r.device_id && !hardware.has(r.device_id)) hardware.set(r.device_id, profile);
-    if (profile && age < HARDWARE_WINDOW && isPaymentEvent(r.event_type, r.payment_hash)) {
-      pair('hd', profile, r.device_id);
-      pair('hp', profile, r.payment_hash);
-      if (isSmallPayment(r.payment_hash, r.order_amount))
-        add(`small:${siteId}:hw:${profile}\n${HARDWARE_WINDOW}`);
-    }
-    for (const [kind, id] of [
-      ['ip', r.ip_address],
-      ['acct', r.account_id],
-      ['dev', r.device_id],
-    ] as const) {
-      if (!id) continue;
-      if (age < MINUTE) add(`vel:${siteId}:${kind}:${id}\n${MINUTE}`);
-      if (age < HOUR) add(`vel:${siteId}:${kind}:${id}\n${HOUR}`);
-    }
-    if (tokenId && age < HOUR) add(`vel:${siteId}:tok:${tokenId}\n${HOUR}`);
-    if (r.event_type === 'login' && subnet) add(`login24:${siteId}:net:${subnet}\n${DAY}`);
-    const failed = r.event_type === 'login' && r.features.includes('"login_succeeded":false');
-    if (failed && age < HOUR) {
-      add(`fail:${siteId}:acct:${r.account_id}\n${HOUR}`);
-      if (r.ip_address) add(`fail:${siteId}:ip:${r.ip_address}\n${HOUR}`);
-      if (subnet) add(`fail:${siteId}:net:${subnet}\n${HOUR}`);
-    }
-    if (failed) {
-      if (subnet) add(`fail24:${siteId}:net:${subnet}\n${DAY}`);
-      pair('sf', subnet, r.account_id);
-      pair('fu', r.ip_address, uaKey(r.user_agent));
-    }
-    if (isSmallPayment(r.payment_hash, r.order_amount)) {
-      for (const [kind, id] of [
-        ['acct', r.account_id],
-        ['dev', r.device_id],
-        ['net', subnet],
-      ] as const) {
-        if (id) add(`small:${siteId}:${kind}:${id}\n${DAY}`);
-      }
-    }
+    // The recent risk live scoring remembered for the token and device: the evidence risk.
     if (age < RECENT_RISK_MS) {
-      if (tokenId) remember(`rrisk:${siteId}:tok:${tokenId}`, r.risk_score);
-      if (r.device_id) remember(`rrisk:${siteId}:dev:${r.device_id}`, r.risk_score);
+      const risk = Math.round(evidenceRisk(JSON.parse(r.signals) as Signal[]));
+      if (risk > 0) for (const op of ops) if (op.kind === 'get') remember(op.key, risk);
     }
-    if (
-      !sdk &&
-      tokenId &&
-      r.features.includes('"surface":"server"') &&
-      r.features.includes('"token":"valid"')
-    )
-      sdk = true;
-    pair('ta', tokenId, r.account_id);
-    pair('pi', r.ip_address, r.payment_hash);
-    pair('ps', subnet, r.payment_hash);
-    pair('da', r.device_id, r.account_id);
-    pair('ia', r.ip_address, r.account_id);
-    pair('ap', r.account_id, r.payment_hash);
-    pair('dp', r.device_id, r.payment_hash);
-    pair('ea', emailKey(r.email), r.account_id);
   }
   const work: unknown[] = [];
   for (const [key, amount] of counts) {
     const [name, window] = key.split('\n') as [string, string];
     work.push(h.hit(name, Number(window), amount));
   }
-  for (const [pairOwner, members] of pairs) {
-    const [p, owner] = pairOwner.split('\n') as [Pair, string];
-    const key = distinctKey(siteId, p, owner);
-    for (const m of members) work.push(h.distinct(key, m, pairWindow(p)));
+  for (const [id, members] of pairs) {
+    const [key, window] = id.split('\n') as [string, string];
+    for (const m of members) work.push(h.distinct(key, m, Number(window)));
   }
   // Newer pages came first: a device's profile and a key's recent risk from them stand.
   for (const [device, profile] of hardware) {

@@ -2,16 +2,18 @@ import type { AppContext } from '../context.ts';
 import { hardwareProfileOf } from '../fingerprint/hardware.ts';
 import { allOf, isPromise, type MaybePromise } from '../state/hot-state.ts';
 import {
-  DAY,
+  type CounterEvent,
+  type CounterOp,
+  counterOps,
+  emptyCounts,
+  fillCounts,
+  hardwareCounterOps,
+} from './counter-ops.ts';
+import {
   DEVICE_WINDOW,
-  distinctKey,
-  HARDWARE_WINDOW,
-  HOUR,
   MINUTE,
   NONCE_TTL_MS,
   nonceKey,
-  type Pair,
-  pairWindow,
   RECENT_RISK_MS,
   recordFirstSeen,
   SDK_SEEN_MS,
@@ -25,34 +27,13 @@ import { COUNTED_REFRESH_MS, markCounted, rebuildHistory } from './history-rebui
  * `decisions` table of the last 24 h (device history: 30 days). Counts are approximate
  * (two-bucket sliding windows) and consistent after a restart within that approximation.
  */
-export interface Observation {
+export interface Observation extends Omit<CounterEvent, 'hardwareProfile'> {
   siteId: string;
-  accountId: string;
-  ip: string;
-  deviceId: string;
-  paymentHash: string;
-  /** Normalised e-mail ("" when none). */
-  email: string;
-  loginFailed: boolean;
-  /** A login event (failed, succeeded or unknown). */
-  login: boolean;
-  /** Id of the signed fingerprint token (valid or expired), "" when none. */
-  tokenId: string;
-  /** subnetKey(ip): /24 or /64. */
-  subnet: string;
-  /** Short key of the user agent ("" when none). */
-  userAgent: string;
-  /** A payment (with a payment hash) for a small amount: isSmallPayment (card-testing runs). */
-  smallPayment: boolean;
-  /** A server-side call that carried a valid token: the site integrates the browser SDK. */
-  sdkServerCall: boolean;
   /**
    * The device's hardware profile (fingerprint/hardware.ts), "" when none; a promise when it is
    * being looked up for a token's device. Counted on payment events only.
    */
   hardwareProfile: string | Promise<string>;
-  /** A checkout or an event with a payment hash (isPaymentEvent). */
-  paymentEvent: boolean;
 }
 
 export interface HistoryCounts {
@@ -134,61 +115,47 @@ export class History {
   }
 
   private count(o: Observation, now: number): MaybePromise<HistoryCounts> {
+    const { siteId: _site, hardwareProfile: profile, ...facts } = o;
+    const pending = isPromise(profile);
+    const event: CounterEvent = { ...facts, hardwareProfile: pending ? '' : profile };
+    // The one derivation of an event's operations (counter-ops.ts), shared with the rebuild.
+    const ops = counterOps(o.siteId, event);
+    const answers: MaybePromise<unknown>[] = new Array(ops.length);
+    for (let i = 0; i < ops.length; i++) answers[i] = this.run(o.siteId, ops[i] as CounterOp, now);
+    // A token's device: its profile is looked up first, then its operations run.
+    const hardware = pending
+      ? profile.then(async (p) => {
+          const hwOps = hardwareCounterOps(o.siteId, { ...event, hardwareProfile: p });
+          const hwAnswers = await allOf(hwOps.map((op) => this.run(o.siteId, op, now)));
+          return { hwOps, hwAnswers };
+        })
+      : null;
+    const base = allOf(answers);
+    const done = (r: readonly unknown[], hw: { hwOps: CounterOp[]; hwAnswers: unknown[] } | null) => {
+      const counts = emptyCounts();
+      fillCounts(counts, ops, r);
+      if (hw) fillCounts(counts, hw.hwOps, hw.hwAnswers);
+      return counts;
+    };
+    if (hardware) return Promise.all([base, hardware]).then(([r, hw]) => done(r, hw));
+    return isPromise(base) ? base.then((r) => done(r, null)) : done(base, null);
+  }
+
+  /** Run one counter operation against hot state. */
+  private run(siteId: string, op: CounterOp, now: number): MaybePromise<unknown> {
     const h = this.ctx.hotState;
-    const s = o.siteId;
-    const vel = (kind: string, id: string, w: number) => (id ? h.hit(`vel:${s}:${kind}:${id}`, w) : 0);
-    // Counted when `add`, else read.
-    const tally = (add: boolean, key: string, w: number) => (add ? h.hit(key, w) : h.count(key, w));
-    const fail = (kind: string, id: string) =>
-      id ? tally(o.loginFailed, `fail:${s}:${kind}:${id}`, HOUR) : 0;
-    const small = (kind: string, id: string) =>
-      id ? tally(o.smallPayment, `small:${s}:${kind}:${id}`, DAY) : 0;
-    // Hardware-profile counters: payment events only (a lookup for a token's device, then 5 ops).
-    const hwOf = (p: string) =>
-      p
-        ? allOf([
-            this.distinct(s, 'hd', p, o.deviceId),
-            this.distinct(s, 'hp', p, o.paymentHash),
-            tally(o.smallPayment, `small:${s}:hw:${p}`, HARDWARE_WINDOW),
-          ] as const)
-        : null;
-    const profile = o.paymentEvent ? o.hardwareProfile : '';
-    const hwCounts = isPromise(profile) ? profile.then(hwOf) : hwOf(profile);
-    const results = allOf([
-      vel('ip', o.ip, MINUTE),
-      vel('ip', o.ip, HOUR),
-      vel('acct', o.accountId, MINUTE),
-      vel('acct', o.accountId, HOUR),
-      vel('dev', o.deviceId, MINUTE),
-      vel('dev', o.deviceId, HOUR),
-      fail('acct', o.accountId),
-      fail('ip', o.ip),
-      this.distinct(s, 'da', o.deviceId, o.accountId),
-      this.distinct(s, 'ia', o.ip, o.accountId),
-      this.distinct(s, 'ap', o.accountId, o.paymentHash),
-      this.distinct(s, 'dp', o.deviceId, o.paymentHash),
-      this.distinct(s, 'ea', o.email, o.accountId),
-      o.deviceId ? recordFirstSeen(this.ctx.hotState, s, o.deviceId, now) : null,
-      o.deviceId ? h.hit(`devn:${s}:${o.deviceId}`, DEVICE_WINDOW) : 0,
-      o.deviceId ? h.count(`devbad:${s}:${o.deviceId}`, DEVICE_WINDOW) : 0,
-      vel('tok', o.tokenId, HOUR),
-      this.distinct(s, 'ta', o.tokenId, o.accountId),
-      o.tokenId ? h.get(`rrisk:${s}:tok:${o.tokenId}`) : null,
-      o.deviceId ? h.get(`rrisk:${s}:dev:${o.deviceId}`) : null,
-      fail('net', o.subnet),
-      o.subnet ? tally(o.loginFailed, `fail24:${s}:net:${o.subnet}`, DAY) : 0,
-      o.loginFailed ? this.distinct(s, 'sf', o.subnet, o.accountId) : this.distinctCount(s, 'sf', o.subnet),
-      o.loginFailed ? this.distinct(s, 'fu', o.ip, o.userAgent) : this.distinctCount(s, 'fu', o.ip),
-      this.distinct(s, 'pi', o.ip, o.paymentHash),
-      this.distinct(s, 'ps', o.subnet, o.paymentHash),
-      small('acct', o.accountId),
-      small('dev', o.deviceId),
-      small('net', o.subnet),
-      this.sdkSeen(s, o.sdkServerCall),
-      o.subnet ? tally(o.login, `login24:${s}:net:${o.subnet}`, DAY) : 0,
-      hwCounts,
-    ] as const);
-    return isPromise(results) ? results.then(countsOf) : countsOf(results);
+    switch (op.kind) {
+      case 'hit':
+        return op.add ? h.hit(op.key, op.window) : h.count(op.key, op.window);
+      case 'distinct':
+        return h.distinct(op.key, op.member, op.window);
+      case 'get':
+        return h.get(op.key);
+      case 'firstSeen':
+        return recordFirstSeen(h, siteId, op.deviceId, now);
+      case 'sdk':
+        return this.sdkSeen(siteId, op.mark);
+    }
   }
 
   /**
@@ -248,21 +215,6 @@ export class History {
     await Promise.all(work);
   }
 
-  /** Distinct members of `owner` so far, without adding one. */
-  private distinctCount(siteId: string, pair: Pair, owner: string): MaybePromise<number> {
-    return this.distinct(siteId, pair, owner, '');
-  }
-
-  /**
-   * Distinct `member`s seen with `owner` in the pair's window (24 h; hardware pairs 1 h; a
-   * sliding window over two buckets, approximate beyond small counts: HotState.distinct). An
-   * event without a member (a browser checkout without the payment hash) reads the count.
-   */
-  private distinct(siteId: string, pair: Pair, owner: string, member: string): MaybePromise<number> {
-    if (!owner) return 0;
-    return this.ctx.hotState.distinct(distinctKey(siteId, pair, owner), member || null, pairWindow(pair));
-  }
-
   /**
    * True when `nonce` (environment.nonce) is new on the site within 24 h, remembering it. Asked
    * after the site's rebuild, which restores the nonces of recorded decisions after a restart.
@@ -303,44 +255,4 @@ export class History {
     }
     return p;
   }
-}
-
-/** The counters of observe(), in its order of operations. */
-function countsOf(results: readonly unknown[]): HistoryCounts {
-  const hwc = results[31] as readonly [number, number, number] | null;
-  const n = (i: number) => (results[i] as number | null) ?? 0;
-  return {
-    ip_1m: n(0),
-    ip_1h: n(1),
-    account_1m: n(2),
-    account_1h: n(3),
-    device_1m: n(4),
-    device_1h: n(5),
-    failed_logins_account_1h: n(6),
-    failed_logins_ip_1h: n(7),
-    accounts_per_device_24h: n(8),
-    accounts_per_ip_24h: n(9),
-    payments_per_account_24h: n(10),
-    payments_per_device_24h: n(11),
-    accounts_per_email_24h: n(12),
-    device_first_seen: results[13] as number | null,
-    device_events_30d: n(14),
-    device_risky_events_30d: n(15),
-    token_events_1h: n(16),
-    token_accounts_24h: n(17),
-    token_recent_risk: Number(results[18] ?? 0) || 0,
-    device_recent_risk: Number(results[19] ?? 0) || 0,
-    failed_logins_subnet_1h: n(20),
-    failed_logins_subnet_24h: n(21),
-    failed_accounts_subnet_24h: n(22),
-    failed_login_uas_ip_24h: n(23),
-    payments_per_ip_24h: n(24),
-    payments_per_subnet_24h: n(25),
-    small_payments_account_24h: n(26),
-    small_payments_device_24h: n(27),
-    small_payments_subnet_24h: n(28),
-    site_uses_sdk: results[29] === true,
-    logins_subnet_24h: n(30),
-    ...(hwc ? { hw_devices_1h: hwc[0], hw_payments_1h: hwc[1], hw_small_payments_1h: hwc[2] } : {}),
-  };
 }

@@ -117,6 +117,7 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     labeled_at: null,
     created_at: input.now,
     cluster_id: result.identity?.cluster_id ?? null,
+    rule_input: result.rule_input ? JSON.stringify(result.rule_input) : null,
   };
 }
 

@@ -31,6 +31,11 @@ export interface DecisionsTable {
   created_at: number;
   /** The identity cluster the decision was scored in (migration 008); null without the plan. */
   cluster_id?: string | null | undefined;
+  /**
+   * JSON of the rule input the custom rules saw (scoring/rule-input.ts, versioned; migration 013);
+   * null for decisions recorded before it, which backtests reconstruct.
+   */
+  rule_input?: string | null | undefined;
 }
 
 export interface IdempotencyKeysTable {

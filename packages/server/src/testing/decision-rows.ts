@@ -56,6 +56,7 @@ export async function insertDecisions(
       labeled_at: r.labeled_at ?? null,
       created_at: r.created_at ?? start + i * 60_000,
       cluster_id: r.cluster_id ?? null,
+      rule_input: r.rule_input ?? null,
     };
   });
   for (const row of written) await ctx.database.db.insertInto('decisions').values(row).execute();

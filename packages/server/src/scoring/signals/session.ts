@@ -1,4 +1,4 @@
-import { CARRIED_PREFIX } from '../browser-session.ts';
+import { CARRIED_PREFIX, isCarriedRule } from '../browser-session.ts';
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
 import { emit, type SignalFamily } from './types.ts';
@@ -24,6 +24,17 @@ export const DEVICE_CARRY_CAP = 60;
  * every `carried_<rule>` signal (browser-session.ts isCarriedRule).
  */
 export const CARRIED = new Set(['device_recent_risk', 'browser_session']);
+
+/**
+ * A decision's evidence risk: its signals without what it carried over from earlier decisions
+ * (no feedback loop), summed and clamped to 0–100. Remembered as the token's and device's recent
+ * risk after the decision is recorded, and by the history rebuild from the recorded signals.
+ */
+export function evidenceRisk(signals: readonly Signal[]): number {
+  let sum = 0;
+  for (const s of signals) if (!isCarriedRule(s.rule, CARRIED)) sum += s.score;
+  return Math.min(100, Math.max(0, sum));
+}
 
 /**
  * The browser session behind a fingerprint token: a token is minted per page session by

@@ -9,6 +9,7 @@ import { deliverySiteStatus } from './009_delivery_site_status.ts';
 import { usedChallenges } from './010_used_challenges.ts';
 import { decisionSearch } from './011_decision_search.ts';
 import { auditLog } from './012_audit_log.ts';
+import { decisionRuleInput } from './013_decision_rule_input.ts';
 import { invitations } from './019_invitations.ts';
 import type { Dialect } from './types.ts';
 
@@ -27,6 +28,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '010_used_challenges': usedChallenges(dialect),
         '011_decision_search': decisionSearch(dialect),
         '012_audit_log': auditLog(dialect),
+        '013_decision_rule_input': decisionRuleInput(dialect),
         '019_invitations': invitations(dialect),
       };
     },
