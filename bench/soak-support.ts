@@ -36,6 +36,7 @@ export async function startSoakServer(
   port: number,
   extraEnv: Record<string, string> = {},
   plan = 'pro',
+  nodeArgs: string[] = [],
 ): Promise<SoakServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-soak-'));
   const env: NodeJS.ProcessEnv = {
@@ -53,7 +54,7 @@ export async function startSoakServer(
     ['init', '--email', 'soak@example.com', '--password', 'soak-password-1', '--plan', plan],
     env,
   );
-  const child = spawn(process.execPath, [WARDEN, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, WARDEN, 'serve'], {
     env,
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -88,6 +89,34 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('warden serve did not become healthy within 60 s');
+}
+
+/**
+ * Where the memory of a process is (for --detail): RSS split into anonymous and file-backed pages
+ * (/proc status), and the V8 heap of its main thread from its /metrics (prom-client's defaults).
+ */
+export async function memoryDetail(pid: number, port: number): Promise<string> {
+  let status = '';
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return '';
+  }
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  let text = '';
+  try {
+    text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  } catch {
+    // not answering: the V8 figures are left out
+  }
+  const metric = (name: string) =>
+    Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  return (
+    `anon ${mb(kb('RssAnon') * 1024)} file ${mb(kb('RssFile') * 1024)} MB; ` +
+    `V8 heap used ${mb(metric('nodejs_heap_size_used_bytes'))} of ${mb(metric('nodejs_heap_size_total_bytes'))} MB, ` +
+    `external ${mb(metric('nodejs_external_memory_bytes'))} MB`
+  );
 }
 
 /** Resident set size of a process in bytes (Linux /proc), 0 when it is gone. */

@@ -6,11 +6,13 @@
  * slope per 1,000 requests (least squares over the whole run and over its second half).
  * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
  * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
- * identity clusters are built on pro and enterprise only).
+ * identity clusters are built on pro and enterprise only), --detail (with each sample: anonymous and
+ * file-backed RSS, the V8 heap used and total, external memory), --node-args "<flags>" (Node flags
+ * for the server, e.g. "--max-old-space-size=128").
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { highCardinalityBody, rssOf, slope, startSoakServer } from './soak-support.ts';
+import { highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,11 +23,18 @@ const CONNECTIONS = Number(arg('connections') ?? 16);
 const PORT = Number(arg('port') ?? 20080);
 const MEMORY_MB = arg('memory-mb');
 const PLAN = arg('plan') ?? 'pro';
+const DETAIL = process.argv.includes('--detail');
+const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 const SAMPLE_MS = 10_000;
 const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
-  const server = await startSoakServer(PORT, MEMORY_MB ? { WARDEN_MEMORY_MB: MEMORY_MB } : {}, PLAN);
+  const server = await startSoakServer(
+    PORT,
+    MEMORY_MB ? { WARDEN_MEMORY_MB: MEMORY_MB } : {},
+    PLAN,
+    NODE_ARGS,
+  );
   const pid = server.child.pid ?? 0;
   console.log(
     `warden soak: ${MINUTES} min of high-cardinality POST /api/antibot/verify, ${CONNECTIONS} connections, ` +
@@ -42,14 +51,15 @@ async function main(): Promise<void> {
     `${'0'.padStart(7)}${'0'.padStart(10)}${'-'.padStart(8)}${(samples[0]![1] / MB).toFixed(1).padStart(10)}`,
   );
   let lastDone = 0;
-  const sampler = setInterval(() => {
+  const sampler = setInterval(async () => {
     const rss = rssOf(pid);
+    const detail = DETAIL ? `   ${await memoryDetail(pid, PORT)}` : '';
     samples.push([done, rss]);
     const t = Math.round((Date.now() - started) / 1000);
     const rate = (done - lastDone) / (SAMPLE_MS / 1000);
     lastDone = done;
     console.log(
-      `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}`,
+      `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}${detail}`,
     );
   }, SAMPLE_MS);
   let finished: () => void = () => {};

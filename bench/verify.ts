@@ -19,7 +19,8 @@
  * Options: --duration <s> measured seconds per scenario (default 15), --connections <n> (32),
  * --threads (CPU per request of every thread), --warm <N> distinct events fed first (default 5000; the issue's "after a few hundred thousand
  * events" is --warm 300000, ~5 minutes more), --scenarios bare,evidence, --no-echo, --cpu-prof
- * (writes Warden's main-thread .cpuprofile into bench/profiles/).
+ * (writes Warden's main-thread .cpuprofile into bench/profiles/), --node-args "<flags>" (Node flags for
+ * Warden, e.g. "--trace-gc" or "--single-threaded-gc", to compare settings).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,7 @@ const SCENARIOS = (arg('scenarios') ?? 'bare,evidence').split(',') as ScenarioNa
 const ECHO = !process.argv.includes('--no-echo');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const THREADS = process.argv.includes('--threads');
+const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 
 type ScenarioName = 'bare' | 'evidence';
 const BODIES: Record<ScenarioName, (n: number) => string> = {
@@ -178,10 +180,10 @@ async function main(): Promise<void> {
   }
 
   const receiver = await startReceiver();
-  const warden = await startWarden(
-    receiver.url,
-    CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(HERE, 'profiles')}`] : [],
-  );
+  const warden = await startWarden(receiver.url, [
+    ...NODE_ARGS,
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(HERE, 'profiles')}`] : []),
+  ]);
   const headers = { 'x-site-key': warden.siteKey, 'x-secret-key': warden.secretKey };
   const wardenResults = new Map<ScenarioName, Measured>();
   let delivered = 0;

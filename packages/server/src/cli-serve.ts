@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedArgs, UsageError } from './cli-args.ts';
 import { loadConfig } from './config.ts';
+import { tuneHeap } from './heap-tuning.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
 import { Readiness } from './readiness.ts';
@@ -14,6 +15,8 @@ export async function serve(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const config = loadConfig(process.env, args.settings);
   const logger = createLogger(config);
+  const heapFlags = tuneHeap();
+  if (heapFlags.length > 0) logger.debug({ flags: heapFlags }, 'garbage collector tuned');
   if (config.unsafeWebhookTargets) {
     logger.warn(
       'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',

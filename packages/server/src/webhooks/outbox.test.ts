@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { idTime } from '../scoring/decision-id.ts';
 import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries } from './outbox.ts';
@@ -59,7 +60,9 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
         createdAt: '2025-01-02T03:04:05.006Z',
       },
     });
-    expect(payload.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(payload.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // Time-ordered (UUID version 7): new deliveries land at the end of the primary-key index.
+    expect(idTime(payload.id)).toBe(row.created_at);
     expect('amount' in payload.data.metadata).toBe(false);
     expect('paymentHash' in payload.data.metadata).toBe(false);
   });

@@ -1,0 +1,77 @@
+/**
+ * `node --import tsx bench/writer.ts`: the decision writer alone (group commit through the writer
+ * thread into an SQLite file), CPU per decision of the main thread and of the writer thread, with
+ * rows shaped like the bench's (a new account, IP, e-mail, device per row; ~4.5 KB of JSON) and a
+ * webhook on, so that every decision also writes its outbox row. Prints one line per block of rows,
+ * so that the cost can be followed as the table grows.
+ * Options: --rows <n> (default 60000), --batch <n> decisions per event-loop turn (default 16).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { openConfiguredDatabase } from '../packages/server/src/main.ts';
+import { timeOrderedId } from '../packages/server/src/scoring/decision-id.ts';
+import { DecisionWriter } from '../packages/server/src/scoring/decision-writer.ts';
+import { migrate } from '../packages/server/src/storage/db.ts';
+import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
+import { cpuSince, readThreadTicks } from './lib/proc-stat.ts';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const ROWS = Number(arg('rows') ?? 60_000);
+const BATCH = Number(arg('batch') ?? 16);
+const BLOCK = 10_000;
+
+const features = JSON.stringify({ blob: 'f'.repeat(2700) });
+const evidence = JSON.stringify({ blob: 'e'.repeat(1300) });
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-bench-'));
+  const database = openConfiguredDatabase(loadConfig({ WARDEN_DATA_DIR: dataDir }));
+  try {
+    await migrate(database);
+    const site = await createSite(database, 'pro');
+    await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+    const writer = new DecisionWriter(database);
+    await writer.ready();
+    let before = readThreadTicks(process.pid);
+    let started = Date.now();
+    for (let n = 0; n < ROWS; n += BATCH) {
+      const rows = Array.from({ length: BATCH }, (_, i) => {
+        const k = n + i;
+        const hex = randomBytes(8).toString('hex');
+        return decisionRow(site, {
+          id: timeOrderedId(Date.now()),
+          account_id: `acct-${hex}`,
+          email: `u${hex}@example.com`,
+          ip_address: `10.${k & 255}.${(k >> 8) & 255}.${(k >> 16) & 255}`,
+          device_id: `dev_${hex}`,
+          cluster_id: `cl_${hex}`,
+          features,
+          evidence,
+        });
+      });
+      await Promise.all(rows.map((row) => writer.write(row)));
+      if ((n + BATCH) % BLOCK === 0) {
+        const after = readThreadTicks(process.pid);
+        const cpu = cpuSince(before, after);
+        console.log(
+          `rows ${String(n + BATCH).padStart(7)}: CPU µs per decision main ${(cpu.main / BLOCK).toFixed(0)}, ` +
+            `writer ${(cpu.writer / BLOCK).toFixed(0)}, others ${(cpu.others / BLOCK).toFixed(0)}; ` +
+            `${((BLOCK * 1000) / (Date.now() - started)).toFixed(0)} decisions/s`,
+        );
+        before = after;
+        started = Date.now();
+      }
+    }
+  } finally {
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
