@@ -14,7 +14,7 @@ import {
 import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
-import { IdentityClusters } from './identity.ts';
+import { IdentityClusters, type IdentityService } from './identity.ts';
 import { ipIntelReady } from './ip-intel.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule, rulesetVersion } from './ruleset.ts';
 import { CARRIED, carryBrowserSession, carryRecentRisk, session } from './signals/session.ts';
@@ -23,7 +23,7 @@ import type { SignalFamily } from './signals/types.ts';
 export interface EngineOptions {
   families?: readonly SignalFamily[];
   /** The process's identity clusters, shared with the cluster routes (default: a new one). */
-  identity?: IdentityClusters;
+  identity?: IdentityService;
 }
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
