@@ -152,3 +152,82 @@ describe('serve --workers 2', () => {
     expect(counts).toEqual([1, 2, 3, 4, 5]);
   });
 });
+
+/** A stream whose decisions depend on shared state: velocity, fan-out, identity clusters, promo reuse. */
+function eventStream(): unknown[] {
+  const ua = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0';
+  const events: unknown[] = [];
+  for (let i = 0; i < 8; i++) events.push(login(`stream_victim_${i % 5}`, '203.0.113.77'));
+  for (let i = 0; i < 6; i++) {
+    events.push({
+      context: {
+        event_type: 'signup',
+        account_id: `stream_new_${i}`,
+        email: `user${i}@mailinator.com`,
+        ip_address: `203.0.113.${80 + (i % 2)}`,
+        user_agent: ua,
+        promo_code: 'WELCOME10',
+      },
+    });
+  }
+  for (let i = 0; i < 8; i++) {
+    events.push({
+      context: {
+        event_type: 'checkout',
+        account_id: `stream_new_${i % 4}`,
+        payment_hash: `card_${i % 3}`,
+        order_amount: 5 + i,
+        ip_address: '203.0.113.90',
+        user_agent: ua,
+      },
+    });
+  }
+  return events;
+}
+
+describe('the same event stream on --workers 1 and --workers 2', () => {
+  it('gets the same decisions', { timeout: 400_000 }, async () => {
+    const outcomes: string[][] = [];
+    for (const workers of [1, 2]) {
+      const served = await startCluster(tempDir(), workers);
+      try {
+        const seen: string[] = [];
+        const ids: string[] = [];
+        for (const event of eventStream()) {
+          const answer = await server(served).verify(event);
+          expect(answer.status).toBe(201);
+          const d = answer.body.data as {
+            request_id: string;
+            risk_score: number;
+            action: string;
+            signals: Array<{ rule: string }>;
+          };
+          ids.push(d.request_id);
+          seen.push(
+            `${d.risk_score} ${d.action} ${d.signals
+              .map((x) => x.rule)
+              .sort()
+              .join(',')}`,
+          );
+        }
+        // And what the signals were computed from: the velocity counters and the identity cluster.
+        recordedFeatures(served.dataDir, ids).forEach((f, i) => {
+          const counters = Object.entries((f.history ?? {}) as Record<string, unknown>)
+            .filter(([name, value]) => typeof value === 'number' && /_(\d+[mhd])$/.test(name))
+            .map(([name, value]) => `${name}=${value}`)
+            .sort();
+          const identity = (f.identity ?? {}) as Record<string, unknown>;
+          seen[i] +=
+            ` | ${counters.join(' ')} | linked=${identity.linked_accounts} payments=${identity.shared_payments}`;
+        });
+        outcomes.push(seen);
+      } finally {
+        await stopCluster(served);
+      }
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    // The stream is one that shared state changes: not every decision is the same.
+    expect(new Set(outcomes[0]).size).toBeGreaterThan(10);
+    expect(outcomes[0]!.some((o) => /linked=[1-9]/.test(o))).toBe(true);
+  });
+});
