@@ -53,7 +53,7 @@ export async function startSoakServer(
     ['init', '--email', 'soak@example.com', '--password', 'soak-password-1', '--plan', plan],
     env,
   );
-  const child = spawn(process.execPath, [WARDEN, 'serve'], {
+  const child = spawn(process.execPath, [WARDEN, 'serve', '--workers', '1'], {
     env,
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
