@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, flagsToEnv, loadConfig } from './config.ts';
@@ -37,6 +38,14 @@ describe('config', () => {
   it('reads the memory budget in MiB from WARDEN_MEMORY_MB or --memory-mb', () => {
     expect(loadConfig({ WARDEN_MEMORY_MB: '256' }).memoryBudgetBytes).toBe(256 * 1024 * 1024);
     expect(loadConfig({}, ['--memory-mb', '48']).memoryBudgetBytes).toBe(48 * 1024 * 1024);
+  });
+
+  it('runs one HTTP worker per core unless WARDEN_WORKERS or --workers says otherwise', () => {
+    expect(loadConfig({}).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ WARDEN_WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WARDEN_WORKERS: '3' }, ['--workers', '1']).workers).toBe(1);
+    expect(() => loadConfig({ WARDEN_WORKERS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({}, ['--workers', 'many'])).toThrow(ConfigError);
   });
 
   it('lets flags override the environment', () => {
