@@ -54,7 +54,7 @@ export async function startSoakServer(
     ['init', '--email', 'soak@example.com', '--password', 'soak-password-1', '--plan', plan],
     env,
   );
-  const child = spawn(process.execPath, [...nodeArgs, WARDEN, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, WARDEN, 'serve', '--workers', '1'], {
     env,
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

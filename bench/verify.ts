@@ -19,8 +19,11 @@
  * Options: --duration <s> measured seconds per scenario (default 15), --connections <n> (32),
  * --threads (CPU per request of every thread), --warm <N> distinct events fed first (default 5000; the issue's "after a few hundred thousand
  * events" is --warm 300000, ~5 minutes more), --scenarios bare,evidence, --no-echo, --cpu-prof
- * (writes Warden's main-thread .cpuprofile into bench/profiles/), --node-args "<flags>" (Node flags for
- * Warden, e.g. "--trace-gc" or "--single-threaded-gc", to compare settings).
+ * (writes Warden's main-thread .cpuprofile into bench/profiles/), --workers 1,2 (`serve --workers`
+ * counts to run, each on a fresh server; default 1,2: decisions/s at 1 and 2 workers. With workers,
+ * CPU is summed over the primary and its workers; "main thread" is the workers' main threads and
+ * "primary" the primary's, which owns hot state, identity and commits), --node-args "<flags>" (Node
+ * flags for Warden, e.g. "--trace-gc" or "--single-threaded-gc", to compare settings).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +47,7 @@ const SCENARIOS = (arg('scenarios') ?? 'bare,evidence').split(',') as ScenarioNa
 const ECHO = !process.argv.includes('--no-echo');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const THREADS = process.argv.includes('--threads');
+const WORKERS = (arg('workers') ?? '1,2').split(',').map(Number);
 const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 
 type ScenarioName = 'bare' | 'evidence';
@@ -69,7 +73,7 @@ interface Measured {
   non2xx: number;
   errors: number;
   perSecond: number;
-  cpuUs: { main: number; writer: number; others: number; total: number };
+  cpuUs: { main: number; primary: number; writer: number; others: number; total: number };
   latency: { p50: number; p99: number; max: number };
   eventLoop: { p99Ms: number; maxMs: number } | undefined;
   peakRssMb: number;
@@ -105,13 +109,19 @@ async function measure(
     );
   const eventLoop = warden ? await eventLoopDelay(server.url) : undefined;
   const ok = Math.max(1, result['2xx']);
-  const total = cpu.main + cpu.writer + cpu.others;
+  const total = cpu.main + cpu.primary + cpu.writer + cpu.others;
   return {
     requests: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     perSecond: result['2xx'] / result.duration,
-    cpuUs: { main: cpu.main / ok, writer: cpu.writer / ok, others: cpu.others / ok, total: total / ok },
+    cpuUs: {
+      main: cpu.main / ok,
+      primary: cpu.primary / ok,
+      writer: cpu.writer / ok,
+      others: cpu.others / ok,
+      total: total / ok,
+    },
     latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     eventLoop,
     peakRssMb: peakRssMb(server.pid),
@@ -121,12 +131,12 @@ async function measure(
 const us = (v: number) => `${v.toFixed(0)} µs`;
 const msText = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
-function report(scenario: ScenarioName, warden: Measured, echo: Measured | undefined): void {
+function report(scenario: ScenarioName, workers: number, warden: Measured, echo: Measured | undefined): void {
   const row = (label: string, w: string, e = '') =>
     console.log(`  ${label.padEnd(34)} ${w.padStart(18)} ${e.padStart(14)}`);
   const kb = (BODIES[scenario](0).length / 1024).toFixed(1);
   console.log(
-    `\n${scenario} bodies (${kb} KB${scenario === 'evidence' ? ', every second one with an idempotency_key' : ''})`,
+    `\n${scenario} bodies (${kb} KB${scenario === 'evidence' ? ', every second one with an idempotency_key' : ''}), --workers ${workers}`,
   );
   row('', 'warden', echo ? 'echo' : '');
   row(
@@ -136,6 +146,7 @@ function report(scenario: ScenarioName, warden: Measured, echo: Measured | undef
   );
   row('requests/s', warden.perSecond.toFixed(0), echo?.perSecond.toFixed(0));
   row('CPU per request: main thread', us(warden.cpuUs.main), echo && us(echo.cpuUs.main));
+  if (workers > 1) row('                 primary thread', us(warden.cpuUs.primary), echo && '-');
   row('                 writer thread', us(warden.cpuUs.writer), echo && '-');
   row('                 other threads', us(warden.cpuUs.others), echo && us(echo.cpuUs.others));
   row('                 total', us(warden.cpuUs.total), echo && us(echo.cpuUs.total));
@@ -161,6 +172,54 @@ function percentile(values: number[], p: number): number {
   );
 }
 
+/** One fresh server with `workers` workers: warm-up, then every scenario measured. */
+async function runWarden(workers: number): Promise<Map<ScenarioName, Measured>> {
+  const receiver = await startReceiver();
+  const warden = await startWarden(
+    receiver.url,
+    [...NODE_ARGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(HERE, 'profiles')}`] : [])],
+    workers,
+  );
+  const headers = { 'x-site-key': warden.siteKey, 'x-secret-key': warden.secretKey };
+  const wardenResults = new Map<ScenarioName, Measured>();
+  answered.delete(warden.url);
+  let delivered = 0;
+  let decisions = 0;
+  try {
+    if (WARM_EVENTS > 0) {
+      const t0 = Date.now();
+      const warm = await load({
+        url: warden.url,
+        headers,
+        connections: CONNECTIONS,
+        amount: WARM_EVENTS,
+        body: (n) => (n % 4 === 0 ? evidenceBody(n, n % 8 === 0) : bareBody(n)),
+        next,
+      });
+      console.log(
+        `\nwarm-up (--workers ${workers}): ${warm['2xx']} distinct events (${warm.non2xx} non-2xx) in ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
+          `RSS now ${rssMb(warden.pid).toFixed(0)} MB`,
+      );
+    }
+    for (const scenario of SCENARIOS)
+      wardenResults.set(scenario, await measure(warden, headers, scenario, true));
+    // Deliveries still queued get up to 10 s more.
+    decisions = answered.get(warden.url) ?? 0;
+    for (let waited = 0; receiver.lags.length < decisions && waited < 10_000; waited += 200)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    delivered = receiver.lags.length;
+  } finally {
+    await warden.stop();
+    await receiver.stop();
+  }
+  console.log(
+    `webhooks (--workers ${workers}): ${delivered} deliveries received for ${decisions} decisions counted (warm-ups included; ` +
+      'answers still in flight when a load stops, up to one per connection, are not counted); ' +
+      `lag from decision to receipt p50 ${percentile(receiver.lags, 50)} ms, p99 ${percentile(receiver.lags, 99)} ms`,
+  );
+  return wardenResults;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(
@@ -179,49 +238,23 @@ async function main(): Promise<void> {
     }
   }
 
-  const receiver = await startReceiver();
-  const warden = await startWarden(receiver.url, [
-    ...NODE_ARGS,
-    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.join(HERE, 'profiles')}`] : []),
-  ]);
-  const headers = { 'x-site-key': warden.siteKey, 'x-secret-key': warden.secretKey };
-  const wardenResults = new Map<ScenarioName, Measured>();
-  let delivered = 0;
-  let decisions = 0;
-  try {
-    if (WARM_EVENTS > 0) {
-      const t0 = Date.now();
-      const warm = await load({
-        url: warden.url,
-        headers,
-        connections: CONNECTIONS,
-        amount: WARM_EVENTS,
-        body: (n) => (n % 4 === 0 ? evidenceBody(n, n % 8 === 0) : bareBody(n)),
-        next,
-      });
-      console.log(
-        `\nwarm-up: ${warm['2xx']} distinct events (${warm.non2xx} non-2xx) in ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
-          `RSS now ${rssMb(warden.pid).toFixed(0)} MB`,
-      );
-    }
+  const runs: Array<{ workers: number; results: Map<ScenarioName, Measured> }> = [];
+  for (const workers of WORKERS) runs.push({ workers, results: await runWarden(workers) });
+  for (const { workers, results } of runs)
     for (const scenario of SCENARIOS)
-      wardenResults.set(scenario, await measure(warden, headers, scenario, true));
-    // Deliveries still queued get up to 10 s more.
-    decisions = answered.get(warden.url) ?? 0;
-    for (let waited = 0; receiver.lags.length < decisions && waited < 10_000; waited += 200)
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    delivered = receiver.lags.length;
-  } finally {
-    await warden.stop();
-    await receiver.stop();
+      report(scenario, workers, results.get(scenario)!, echoResults.get(scenario));
+  if (runs.length > 1) {
+    console.log('\ndecisions/s by --workers (CPU µs per decision, all processes and threads)');
+    for (const scenario of SCENARIOS)
+      console.log(
+        `  ${scenario.padEnd(9)} ${runs
+          .map(({ workers, results }) => {
+            const m = results.get(scenario)!;
+            return `${workers}: ${m.perSecond.toFixed(0)}/s (${us(m.cpuUs.total)})`;
+          })
+          .join('   ')}`,
+      );
   }
-
-  for (const scenario of SCENARIOS) report(scenario, wardenResults.get(scenario)!, echoResults.get(scenario));
-  console.log(
-    `\nwebhooks: ${delivered} deliveries received for ${decisions} decisions counted (warm-ups included; ` +
-      'answers still in flight when a load stops, up to one per connection, are not counted); ' +
-      `lag from decision to receipt p50 ${percentile(receiver.lags, 50)} ms, p99 ${percentile(receiver.lags, 99)} ms`,
-  );
   console.log(
     `load average now ${os
       .loadavg()

@@ -10,12 +10,39 @@ import fs from 'node:fs';
 
 export const TICK_US = 1_000_000 / 100;
 
-export type ThreadGroup = 'main' | 'writer' | 'others';
+/**
+ * `main`: the thread that runs HTTP (the process's main thread; with `serve --workers N`, each
+ * worker's); `primary`: with workers, the primary's main thread (hot state, identity, commits).
+ */
+export type ThreadGroup = 'main' | 'primary' | 'writer' | 'others';
 
 /** Ticks used so far by each live thread, by thread id. */
 export type ThreadTicks = Map<number, { group: ThreadGroup; ticks: number }>;
 
+/** The processes whose parent is `pid` (a `serve --workers` primary's workers). */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Ticks of every thread of `pid` and of its child processes (the workers of `serve --workers`). */
 export function readThreadTicks(pid: number): ThreadTicks {
+  const children = childrenOf(pid);
+  const out = readProcessTicks(pid, children.length > 0 ? 'primary' : 'main');
+  for (const child of children) for (const [tid, t] of readProcessTicks(child, 'main')) out.set(tid, t);
+  return out;
+}
+
+function readProcessTicks(pid: number, mainGroup: ThreadGroup): ThreadTicks {
   const out: ThreadTicks = new Map();
   let tids: string[];
   try {
@@ -31,7 +58,7 @@ export function readThreadTicks(pid: number): ThreadTicks {
       const ticks = Number(fields[11]) + Number(fields[12]);
       const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       const group: ThreadGroup =
-        Number(tid) === pid ? 'main' : comm === 'warden-writer' ? 'writer' : 'others';
+        Number(tid) === pid ? mainGroup : comm === 'warden-writer' ? 'writer' : 'others';
       out.set(Number(tid), { group, ticks });
     } catch {
       // The thread ended between readdir and read.
@@ -42,7 +69,7 @@ export function readThreadTicks(pid: number): ThreadTicks {
 
 /** CPU µs per thread group between two readings (threads that ended in between are lost). */
 export function cpuSince(before: ThreadTicks, after: ThreadTicks): Record<ThreadGroup, number> {
-  const out: Record<ThreadGroup, number> = { main: 0, writer: 0, others: 0 };
+  const out: Record<ThreadGroup, number> = { main: 0, primary: 0, writer: 0, others: 0 };
   for (const [tid, now] of after) {
     const was = before.get(tid)?.ticks ?? 0;
     out[now.group] += (now.ticks - was) * TICK_US;
@@ -71,14 +98,15 @@ function statusKb(pid: number, field: string): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
-/** Peak RSS in MB since start or the last resetPeakRss. */
-export const peakRssMb = (pid: number) => statusKb(pid, 'VmHWM') / 1024;
-export const rssMb = (pid: number) => statusKb(pid, 'VmRSS') / 1024;
+const tree = (pid: number) => [pid, ...childrenOf(pid)];
+/** Peak RSS in MB since start or the last resetPeakRss (a primary and its workers: their sum). */
+export const peakRssMb = (pid: number) => tree(pid).reduce((sum, p) => sum + statusKb(p, 'VmHWM'), 0) / 1024;
+export const rssMb = (pid: number) => tree(pid).reduce((sum, p) => sum + statusKb(p, 'VmRSS'), 0) / 1024;
 
 /** Start a new peak-RSS window; false where the kernel does not allow it. */
 export function resetPeakRss(pid: number): boolean {
   try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    for (const p of tree(pid)) fs.writeFileSync(`/proc/${p}/clear_refs`, '5');
     return true;
   } catch {
     return false;

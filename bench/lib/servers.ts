@@ -103,11 +103,11 @@ export interface Warden extends Running {
 
 /**
  * Seed a temporary data dir (one Pro workspace, one site, its webhook to `webhookUrl`), then run
- * `warden serve` on it as `npm start` does. Loopback webhook targets need
+ * `warden serve --workers <workers>` on it as `npm start` does. Loopback webhook targets need
  * WARDEN_UNSAFE_WEBHOOK_TARGETS=1 (refused when NODE_ENV=production); the server rate limit is
  * raised so that it never answers 429.
  */
-export async function startWarden(webhookUrl: string, execArgv: string[] = []): Promise<Warden> {
+export async function startWarden(webhookUrl: string, execArgv: string[] = [], workers = 1): Promise<Warden> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -135,7 +135,7 @@ export async function startWarden(webhookUrl: string, execArgv: string[] = []): 
   }
   const child = spawn(
     process.execPath,
-    [...execArgv, WARDEN_BIN, 'serve', '--host', '127.0.0.1', '--port', '0'],
+    [...execArgv, WARDEN_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--workers', String(workers)],
     {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,15 +1,18 @@
 // `warden serve`: the HTTP server, the webhook dispatcher and the demo seed. Loaded by cli.ts only
 // when serve runs, so the other commands start without the HTTP stack.
-import type { AddressInfo } from 'node:net';
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
 import { type ParsedArgs, UsageError } from './cli-args.ts';
-import { loadConfig } from './config.ts';
+import { isClusterWorker, runPrimary } from './cluster/primary.ts';
+import { runWorker } from './cluster/worker.ts';
+import { type Config, loadConfig } from './config.ts';
 import { tuneHeap } from './heap-tuning.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
 import { Readiness } from './readiness.ts';
 import { decisionWriter } from './scoring/decision-writer.ts';
+import { seedDemoAfterListen, untilSignal } from './serve-steps.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
-import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 
 export async function serve(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
@@ -17,11 +20,18 @@ export async function serve(args: ParsedArgs): Promise<number> {
   const logger = createLogger(config);
   const heapFlags = tuneHeap();
   if (heapFlags.length > 0) logger.debug({ flags: heapFlags }, 'garbage collector tuned');
+  if (isClusterWorker()) return runWorker(config, logger);
   if (config.unsafeWebhookTargets) {
     logger.warn(
       'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
     );
   }
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  return serveInOneProcess(config, logger);
+}
+
+/** `--workers 1`: this process does everything. */
+async function serveInOneProcess(config: Config, logger: Logger): Promise<number> {
   const readiness = new Readiness();
   // Migrations are applied here, before the server listens.
   const ctx = { ...(await createContext(config, logger)), readiness };
@@ -32,33 +42,15 @@ export async function serve(args: ParsedArgs): Promise<number> {
   if (webhooks) readiness.track('webhookWorker', webhooks.started);
   const address = await app.listen({ host: config.host, port: config.port });
   logger.info(
-    { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory' },
+    { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory', workers: 1 },
     'warden serving',
   );
-  if (config.seedDemo) {
-    // After listen: with --port 0 only now do we know the port the demo origins need.
-    const port = (app.server.address() as AddressInfo).port;
-    const origins = demoOrigins(config.host, port);
-    const seeding = seedDemo(
-      { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now },
-      origins,
-    );
-    // Tracked in the same turn as listen resolved: no request is answered in between.
-    readiness.track('demoSeed', seeding);
-    const seeded = await seeding;
-    if (seeded) {
-      const file = `${config.dataDir}/${DEMO_CREDENTIALS_FILE}`;
-      process.stderr.write(formatDemoBanner(seeded, origins[0] ?? address, file));
-    }
-  }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down');
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  // After listen: with --port 0 only now do we know the port the demo origins need.
+  const seeding = seedDemoAfterListen(config, ctx, address, app.server.address());
+  // Tracked in the same turn as listen resolved: no request is answered in between.
+  if (seeding) readiness.track('demoSeed', seeding);
+  await seeding;
+  await untilSignal(logger);
   await app.close();
   await webhooks?.stop();
   await closeContext(ctx);

@@ -39,6 +39,14 @@ describe('config', () => {
     expect(loadConfig({}, ['--memory-mb', '48']).memoryBudgetBytes).toBe(48 * 1024 * 1024);
   });
 
+  it('runs one HTTP worker per core unless WARDEN_WORKERS or --workers says otherwise', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WARDEN_WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WARDEN_WORKERS: '3' }, ['--workers', '1']).workers).toBe(1);
+    expect(() => loadConfig({ WARDEN_WORKERS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({}, ['--workers', 'many'])).toThrow(ConfigError);
+  });
+
   it('lets flags override the environment', () => {
     const c = loadConfig({ WARDEN_PORT: '9000', WARDEN_HOST: '0.0.0.0' }, [
       '--port',

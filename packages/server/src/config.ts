@@ -45,6 +45,12 @@ export interface Config {
   ipDatabase: { enabled: boolean; dir: string | undefined };
   seedDemo: boolean;
   nodeEnv: string;
+  /**
+   * `serve`'s HTTP worker processes (WARDEN_WORKERS, default: the number of cores). 1: one process
+   * does everything; more: a primary owns the shared state and the workers share the port
+   * (docs/architecture.md, "Using more cores").
+   */
+  workers: number;
   /** Serve /metrics on this port of `host` instead of the main port. */
   metricsPort: number | undefined;
   /** When set, /metrics answers only `Authorization: Bearer <metricsToken>`. */
@@ -91,6 +97,7 @@ export const SETTINGS = {
   'ip-db-dir': 'WARDEN_IP_DB_DIR',
   'seed-demo': 'WARDEN_SEED_DEMO',
   'memory-mb': 'WARDEN_MEMORY_MB',
+  workers: 'WARDEN_WORKERS',
   'metrics-port': 'WARDEN_METRICS_PORT',
   'metrics-token': 'WARDEN_METRICS_TOKEN',
 } as const;
@@ -277,6 +284,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     ipDatabase: { enabled: bool(src, 'WARDEN_IP_DB', true), dir: src.WARDEN_IP_DB_DIR || undefined },
     seedDemo: bool(src, 'WARDEN_SEED_DEMO', true),
     nodeEnv,
+    workers: int(src, 'WARDEN_WORKERS', 1, 1, 1024),
     metricsPort,
     metricsToken: metricsToken(src),
   };

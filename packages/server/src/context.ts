@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { Readiness } from './readiness.ts';
+import type { IdentityService } from './scoring/identity.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
 import type { LookupAll } from './webhooks/safe-url.ts';
@@ -20,4 +21,9 @@ export interface AppContext {
   lookup?: LookupAll;
   /** Start-up steps `/readyz` waits for (set by `serve`; absent in tests that do not need it). */
   readiness?: Readiness;
+  /**
+   * Set in a `serve --workers` worker (cluster/worker.ts): the primary runs the sweepers and, on
+   * the embedded default, owns the identity graph this worker scores with.
+   */
+  worker?: { identity: IdentityService | undefined };
 }

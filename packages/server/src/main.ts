@@ -41,15 +41,25 @@ export function openHotState(config: Config): HotState {
   return new MemoryHotState(Date.now, Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.hotState));
 }
 
+export interface ContextOptions {
+  /** Apply migrations (default); a `serve --workers` worker starts after the primary applied them. */
+  migrate?: boolean;
+  /** The hot state to use instead of the configured one (a worker's reaches the primary's). */
+  hotState?: HotState;
+}
+
 /** Composition root: config → storage → hot state → context. */
 export async function createContext(
   config: Config,
   logger: Logger = createLogger(config),
+  options: ContextOptions = {},
 ): Promise<AppContext> {
   const database = openConfiguredDatabase(config);
-  const applied = await migrate(database);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const hotState = openHotState(config);
+  if (options.migrate !== false) {
+    const applied = await migrate(database);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  }
+  const hotState = options.hotState ?? openHotState(config);
   const secret = await loadInstanceSecret(database, config.secret);
   return { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };
 }

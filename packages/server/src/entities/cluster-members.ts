@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { IdentityClusters } from '../scoring/identity.ts';
+import type { IdentityService } from '../scoring/identity.ts';
 import type { DB } from '../storage/db.ts';
 
 /** Accounts a cluster id was recorded on, tried in turn to find the cluster in the graph. */
@@ -27,7 +27,7 @@ export async function clusterSeeds(db: Kysely<DB>, siteId: string, clusterId: st
  */
 export async function currentClusterAccounts(
   db: Kysely<DB>,
-  identity: IdentityClusters,
+  identity: IdentityService,
   siteId: string,
   clusterId: string,
   limit = FILTER_MEMBER_LIMIT,

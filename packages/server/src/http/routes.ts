@@ -24,8 +24,9 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  // One identity graph per process: the engine updates it, the cluster routes read it.
-  const identity = new IdentityClusters(ctx);
+  // One identity graph per process (a worker's is the primary's): the engine updates it, the
+  // cluster routes read it.
+  const identity = ctx.worker?.identity ?? new IdentityClusters(ctx);
   const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
     authRoutes,
     workspaceRoutes,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { ruleInputOfRecord } from '../scoring/rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
-import { applyCustomRules, eventVariables, isRuleSignal, type RuledDecision } from './apply.ts';
+import { applyCustomRules, type RuledDecision } from './apply.ts';
 import { ruleBudget } from './budget.ts';
 import type { Ruleset } from './ruleset.ts';
 

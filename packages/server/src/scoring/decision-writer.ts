@@ -54,8 +54,13 @@ export class DecisionWriter {
    */
   readonly writes: Kysely<DB>;
 
-  constructor(database: Database) {
-    if (database.sqlite) {
+  constructor(
+    database: Database,
+    /** Where commits are made instead (a `serve --workers` worker: the primary's writer). */
+    private readonly remote?: RemoteCommit,
+  ) {
+    if (remote) this.commitBatch = () => Promise.reject(new Error('commits are made elsewhere'));
+    else if (database.sqlite) {
       const sqlite = sqliteCommitter(database);
       this.commitBatch = sqlite.commit;
       this.thread = sqlite.thread;
@@ -74,6 +79,7 @@ export class DecisionWriter {
    * written) when the idempotency key was taken by another decision meanwhile.
    */
   write(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean> {
+    if (this.remote) return this.remote(row, key);
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key }, resolve, reject }),
     );
@@ -114,6 +120,17 @@ export class DecisionWriter {
 }
 
 const writers = new WeakMap<Database, DecisionWriter>();
+
+/** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
+export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
+
+/**
+ * From now on `decisionWriter(database)` hands this process's decisions to `remote`: a
+ * `serve --workers` worker's go to the primary, whose writer group-commits every worker's.
+ */
+export function commitElsewhere(database: Database, remote: RemoteCommit): void {
+  writers.set(database, new DecisionWriter(database, remote));
+}
 
 /** The one writer of a database (group commit only works if everyone shares it). */
 export function decisionWriter(database: Database): DecisionWriter {

@@ -8,7 +8,7 @@ import type { BrowserSession } from './browser-session.ts';
 import { decide } from './decide-event.ts';
 import type { EngineResult, ScoringEngine, ScoringInput } from './engine-types.ts';
 import type { Features } from './features.ts';
-import { IdentityClusters } from './identity.ts';
+import { IdentityClusters, type IdentityService } from './identity.ts';
 import { ipIntelReady } from './ip-intel.ts';
 import { Observer } from './observe.ts';
 import { storedRuleInput } from './rule-input.ts';
@@ -20,7 +20,7 @@ export { identityAllowed } from './observe.ts';
 export interface EngineOptions {
   families?: readonly SignalFamily[];
   /** The process's identity clusters, shared with the cluster routes (default: a new one). */
-  identity?: IdentityClusters;
+  identity?: IdentityService;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
-import { createTestContext, openTestHotState, testHotStates } from '../testing/context.ts';
+import { createTestContext, type HotStateKind, openTestHotState, testHotStates } from '../testing/context.ts';
 import { createEngine } from './engine.ts';
 import type { HistoryCounts } from './history.ts';
 import { HOUR } from './history-keys.ts';
@@ -21,7 +21,7 @@ afterEach(async () => {
   }
 });
 
-async function clockedContext(kind: 'memory' | 'redis', clock: { now: number }): Promise<AppContext> {
+async function clockedContext(kind: HotStateKind, clock: { now: number }): Promise<AppContext> {
   const ctx = await createTestContext({ hotState: kind, now: () => clock.now });
   contexts.push(ctx);
   await insertSite(ctx, site);

@@ -78,7 +78,16 @@ export interface IdentityLoadStats {
   largestChunk: number;
 }
 
-export class IdentityClusters {
+/**
+ * What scoring and the cluster routes use of the identity clusters: the process's own graph
+ * (IdentityClusters) or, in a `serve --workers` worker, the primary's (cluster/worker.ts).
+ */
+export interface IdentityService {
+  observe(siteId: string, e: IdentityEvent): Promise<IdentitySummary>;
+  clusterOf(siteId: string, accountIds: readonly string[], limit: number): Promise<ClusterView | null>;
+}
+
+export class IdentityClusters implements IdentityService {
   readonly graph: IdentityGraph;
   readonly load: IdentityLoadStats = { queries: 0, rows: 0, largestChunk: 0 };
   private readonly sites = new Map<string, SiteState>();

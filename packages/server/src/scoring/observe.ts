@@ -11,7 +11,7 @@ import type { ObservedEvent } from './decide-event.ts';
 import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
-import type { IdentityClusters } from './identity.ts';
+import type { IdentityService } from './identity.ts';
 import { CARRIED, evidenceRisk } from './signals/session.ts';
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
@@ -38,7 +38,7 @@ export class Observer {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly clusters: IdentityClusters,
+    private readonly clusters: IdentityService,
   ) {
     this.history = new History(ctx);
   }

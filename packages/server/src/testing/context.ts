@@ -13,6 +13,7 @@ import type { HotState } from '../state/hot-state.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { RedisHotState } from '../state/redis.ts';
 import { type Database, migrate, openDatabase } from '../storage/db.ts';
+import { ipcHotStateOver } from './owner-pair.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -33,10 +34,16 @@ export function testDialects(): DialectName[] {
 }
 let warnedPg = false;
 
-export function testHotStates(): Array<'memory' | 'redis'> {
-  if (TEST_REDIS_URL) return ['memory', 'redis'];
+export type HotStateKind = 'memory' | 'ipc' | 'redis';
+
+/**
+ * The hot states a suite runs on: in-process, a `serve --workers` worker's (the in-process store
+ * of a primary, reached over the IPC protocol), and Redis when WARDEN_TEST_REDIS_URL is set.
+ */
+export function testHotStates(): HotStateKind[] {
+  if (TEST_REDIS_URL) return ['memory', 'ipc', 'redis'];
   console.warn('[warden tests] Redis suites not run: set WARDEN_TEST_REDIS_URL to run them.');
-  return ['memory'];
+  return ['memory', 'ipc'];
 }
 
 /**
@@ -78,11 +85,9 @@ export async function openTestDatabase(dialect: DialectName = 'sqlite'): Promise
   };
 }
 
-export function openTestHotState(
-  kind: 'memory' | 'redis' = 'memory',
-  now: () => number = Date.now,
-): HotState {
+export function openTestHotState(kind: HotStateKind = 'memory', now: () => number = Date.now): HotState {
   if (kind === 'memory') return new MemoryHotState(now);
+  if (kind === 'ipc') return ipcHotStateOver({ hotState: new MemoryHotState(now) });
   if (!TEST_REDIS_URL) throw new Error('WARDEN_TEST_REDIS_URL is not set');
   return new RedisHotState(TEST_REDIS_URL, `warden-test:${randomBytes(6).toString('hex')}:`, now);
 }
@@ -91,7 +96,7 @@ export interface TestContextOptions {
   dialect?: DialectName;
   /** SQLite in a file instead of in memory (the writer thread runs). */
   sqliteFile?: boolean;
-  hotState?: 'memory' | 'redis';
+  hotState?: HotStateKind;
   env?: Record<string, string>;
   /** The clock of the context and of its hot state (default: the wall clock). */
   now?: () => number;

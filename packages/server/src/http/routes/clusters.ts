@@ -5,7 +5,7 @@ import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
-import type { IdentityClusters } from '../../scoring/identity.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -95,7 +95,7 @@ interface Membership {
  * When the graph no longer remembers any of those accounts, the answer is what the recorded
  * decisions say: the accounts scored under the id and the latest of their identity counts.
  */
-export async function clusterRoutes(app: App, ctx: AppContext, identity: IdentityClusters): Promise<void> {
+export async function clusterRoutes(app: App, ctx: AppContext, identity: IdentityService): Promise<void> {
   const db = ctx.database.db;
 
   /** The id's cluster from the recorded decisions alone (accounts scored under it). */

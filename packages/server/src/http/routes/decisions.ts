@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
-import type { IdentityClusters } from '../../scoring/identity.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
@@ -103,7 +103,7 @@ export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | 
 /** A `clusterId` filter also matches the decisions of the cluster's current members (identity graph). */
 async function withClusterMembers<F extends DecisionFilters>(
   ctx: AppContext,
-  identity: IdentityClusters | undefined,
+  identity: IdentityService | undefined,
   filters: F,
 ): Promise<F> {
   if (!filters.clusterId || !identity) return filters;
@@ -113,7 +113,7 @@ async function withClusterMembers<F extends DecisionFilters>(
 
 async function listDecisions(
   ctx: AppContext,
-  identity: IdentityClusters | undefined,
+  identity: IdentityService | undefined,
   query: Static<typeof DecisionListQuery>,
 ) {
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
@@ -123,7 +123,7 @@ async function listDecisions(
   return { items: rows.map(decisionSummary), nextCursor };
 }
 
-export async function decisionRoutes(app: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
+export async function decisionRoutes(app: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   const auth = { onRequest: authenticate(ctx), attachValidation: true };
   const security = [{ bearer: [] }];

@@ -3,7 +3,7 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
-import type { IdentityClusters } from '../../scoring/identity.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -22,7 +22,7 @@ const EntityQuery = Type.Object(
 );
 
 /** GET /api/entities/summary: the pivot card of the dashboard (every role may read). */
-export async function entityRoutes(app: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
+export async function entityRoutes(app: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.get(
     '/api/entities/summary',

@@ -3,12 +3,12 @@ import { verifyPowProof } from '../../challenge/proof.ts';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createEngine } from '../../scoring/engine.ts';
-import type { IdentityClusters } from '../../scoring/identity.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
 import type { App } from '../types.ts';
 import { type ScoringServices, scoringApi } from './scoring.ts';
 
 /** The production services behind the scoring routes: the real engine, fingerprints and challenges. */
-export function productionScoringServices(ctx: AppContext, identity?: IdentityClusters): ScoringServices {
+export function productionScoringServices(ctx: AppContext, identity?: IdentityService): ScoringServices {
   return {
     engine: createEngine(ctx, identity ? { identity } : {}),
     registerFingerprint,
@@ -19,7 +19,7 @@ export function productionScoringServices(ctx: AppContext, identity?: IdentityCl
 }
 
 /** The scoring area as registered in http/routes.ts. */
-export async function scoringArea(scope: App, ctx: AppContext, identity?: IdentityClusters): Promise<void> {
+export async function scoringArea(scope: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
   const services = productionScoringServices(ctx, identity);
   if (services.engine.prepare) ctx.readiness?.track('scoringEngine', services.engine.prepare());
   await scoringApi(scope, ctx, services);

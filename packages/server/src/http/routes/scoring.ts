@@ -80,6 +80,14 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
   for (const path of BROWSER_PATHS)
     app.options(`${ANTIBOT_PREFIX}${path}`, { schema: { hide: true } }, preflight);
 
+  // A `serve --workers` worker leaves the sweeps to the primary (cluster/primary.ts).
+  if (ctx.worker) return;
+  const stop = startScoringSweeps(ctx);
+  app.addHook('onClose', async () => stop());
+}
+
+/** Forget expired idempotency keys and used challenges every SWEEP_INTERVAL_MS; returns the stop. */
+export function startScoringSweeps(ctx: Pick<AppContext, 'database' | 'now' | 'logger'>): () => void {
   const sweeper = setInterval(() => {
     for (const [records, sweep] of SWEEPS)
       sweep(ctx.database.db, ctx.now()).catch((err: unknown) =>
@@ -87,5 +95,5 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
       );
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  return () => clearInterval(sweeper);
 }

@@ -1,0 +1,153 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { startScoringSweeps } from '../http/routes/scoring.ts';
+import { closeContext, createContext } from '../main.ts';
+import { Readiness } from '../readiness.ts';
+import { decisionWriter } from '../scoring/decision-writer.ts';
+import { IdentityClusters } from '../scoring/identity.ts';
+import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { type OwnedServices, serveOwner } from './owner.ts';
+import { READY, type ReadyMessage } from './protocol.ts';
+
+/** Set in a worker's environment by the primary: the primary's hot state's `remembersSince`. */
+export const WORKER_ENV = 'WARDEN_WORKER_OF_PRIMARY';
+/** A worker that lived shorter than this before dying is restarted after RESTART_DELAY_MS. */
+const QUICK_DEATH_MS = 5_000;
+const RESTART_DELAY_MS = 1_000;
+/** How long a worker may take to finish its requests at shutdown before it is killed. */
+const STOP_GRACE_MS = 30_000;
+
+/** This process is a `serve --workers N` worker (forked by runPrimary). */
+export function isClusterWorker(): boolean {
+  return cluster.isWorker && process.env[WORKER_ENV] !== undefined;
+}
+
+function httpAddress(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * `serve --workers N` (N > 1): this process applies the migrations, then owns what must be one:
+ * the hot state, the identity graph and the group commit on the embedded default, the webhook
+ * dispatcher and the sweepers always. It forks N HTTP workers sharing the listening socket
+ * (cluster/worker.ts), answers their requests (cluster/owner.ts) and starts a worker again when
+ * one dies. Workers are ready (`/readyz`) once every worker listens and the primary's own start-up
+ * steps are done.
+ */
+export async function runPrimary(config: Config, logger: Logger): Promise<number> {
+  const readiness = new Readiness();
+  const steps: Array<Promise<unknown>> = [];
+  const track = (name: string, work: Promise<unknown>) => {
+    readiness.track(name, work);
+    steps.push(work.catch((err: unknown) => Promise.reject(new Error(`${name}: ${(err as Error).message}`))));
+  };
+  // Migrations run here, once, before any worker starts.
+  const ctx = { ...(await createContext(config, logger)), readiness };
+  const embeddedStore = ctx.database.dialect === 'sqlite';
+  const writer = embeddedStore ? decisionWriter(ctx.database) : undefined;
+  if (writer) track('decisionWriter', writer.ready());
+  const services: OwnedServices = {
+    hotState: ctx.hotState,
+    // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
+    identity: embeddedStore ? new IdentityClusters(ctx, { poll: false }) : undefined,
+    commit: writer ? (row, key) => writer.write(row, key) : undefined,
+  };
+  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  webhooks?.start();
+  if (webhooks) track('webhookWorker', webhooks.started);
+  const stopSweeps = startScoringSweeps(ctx);
+
+  let stopping = false;
+  let ready: ReadyMessage | null = null;
+  const listening = new Set<Worker>();
+  let firstListen: (address: { port: number }) => void = () => {};
+  const allListening = new Promise<{ port: number }>((resolve) => {
+    firstListen = resolve;
+  });
+
+  cluster.setupPrimary({ serialization: 'advanced' });
+  const fork = (): void => {
+    const startedAt = Date.now();
+    const worker = cluster.fork({ [WORKER_ENV]: String(ctx.hotState.remembersSince) });
+    const send = (message: unknown) => {
+      if (worker.isConnected()) worker.send(message as never, undefined, () => {});
+    };
+    serveOwner(services, { send, onMessage: (handler) => worker.on('message', handler) });
+    worker.on('error', (err) => logger.warn({ err, worker: worker.id }, 'worker channel error'));
+    worker.on('listening', (address) => {
+      listening.add(worker);
+      if (listening.size >= config.workers) firstListen(address);
+      if (ready) send(ready);
+    });
+    worker.on('exit', (code, signal) => {
+      listening.delete(worker);
+      if (stopping) return;
+      const lived = Date.now() - startedAt;
+      logger.error({ worker: worker.id, code, signal }, 'worker died; starting another');
+      setTimeout(
+        () => {
+          if (!stopping) fork();
+        },
+        lived < QUICK_DEATH_MS ? RESTART_DELAY_MS : 0,
+      );
+    });
+  };
+  for (let i = 0; i < config.workers; i++) fork();
+
+  const address = await allListening;
+  track('workers', Promise.resolve());
+  const url = httpAddress(config.host, address.port);
+  logger.info(
+    {
+      address: url,
+      storage: ctx.database.dialect,
+      hotState: config.redisUrl ? 'redis' : 'memory',
+      workers: config.workers,
+    },
+    'warden serving',
+  );
+  const seeding = seedDemoAfterListen(config, ctx, url, address);
+  if (seeding) track('demoSeed', seeding);
+  void Promise.all(steps)
+    .then(
+      () => {
+        ready = { t: READY };
+      },
+      (err: unknown) => {
+        ready = { t: READY, failed: (err as Error).message };
+      },
+    )
+    .then(() => {
+      for (const worker of listening)
+        if (worker.isConnected()) worker.send(ready as never, undefined, () => {});
+    });
+
+  await untilSignal(logger);
+  stopping = true;
+  await stopWorkers();
+  stopSweeps();
+  await webhooks?.stop();
+  await closeContext(ctx);
+  return 0;
+}
+
+/** Ask every worker to finish its requests and exit; kill the ones still there after the grace time. */
+async function stopWorkers(): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) return resolve();
+          const timer = setTimeout(() => worker.process.kill('SIGKILL'), STOP_GRACE_MS);
+          worker.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}

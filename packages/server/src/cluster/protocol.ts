@@ -1,0 +1,63 @@
+/**
+ * The messages between a `serve --workers N` worker and the primary that owns the shared state
+ * (docs/architecture.md, "Using more cores"). A worker batches every operation it issues in one
+ * turn of its event loop into one request; the primary answers the operations that finish at once
+ * in one response and any that finish later (a group commit, a lock taken asynchronously) in one
+ * response each. Messages go over Node's cluster IPC channel with the "advanced" (structured clone)
+ * serialization, or over an in-process channel in tests.
+ */
+import type { IdentityEvent } from '../scoring/identity-graph.ts';
+import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+
+/** One operation on what the primary owns: a hot-state call, an identity call or a decision commit. */
+export type OwnerOp =
+  | ['hit', string, number, number]
+  | ['count', string, number]
+  | ['distinct', string, string | null, number]
+  | ['claimOnce', string, number]
+  | ['lock', string, string, number]
+  | ['unlock', string, string]
+  | ['renew', string, string, number]
+  | ['rateLimit', string, number, number]
+  | ['get', string]
+  | ['set', string, string, number]
+  | ['del', string]
+  | ['ping']
+  | ['identity', string, IdentityEvent]
+  | ['clusterOf', string, readonly string[], number]
+  | ['commit', DecisionsTable, IdempotencyKeysTable | null];
+
+export const REQUEST = 'warden.owner.req';
+export const RESPONSE = 'warden.owner.res';
+/** Primary → worker: every start-up step of the primary settled (`failed` names one that failed). */
+export const READY = 'warden.owner.ready';
+
+export interface OwnerRequest {
+  t: typeof REQUEST;
+  id: number;
+  ops: OwnerOp[];
+}
+
+/** An operation's outcome: [index in the request, 1 and its value | 0 and an error message]. */
+export type OpOutcome = [number, 1, unknown] | [number, 0, string];
+
+export interface OwnerResponse {
+  t: typeof RESPONSE;
+  id: number;
+  done: OpOutcome[];
+}
+
+export interface ReadyMessage {
+  t: typeof READY;
+  failed?: string;
+}
+
+/** Either end of a message channel (a cluster worker, the worker's process, a test pair). */
+export interface Channel {
+  send(message: unknown): void;
+  onMessage(handler: (message: unknown) => void): void;
+}
+
+export function isMessage<T extends { t: string }>(message: unknown, t: T['t']): message is T {
+  return typeof message === 'object' && message !== null && (message as { t?: unknown }).t === t;
+}

@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { buildApp } from '../http/app.ts';
+import { closeContext, createContext } from '../main.ts';
+import { Readiness } from '../readiness.ts';
+import { commitElsewhere } from '../scoring/decision-writer.ts';
+import type { IdentityService } from '../scoring/identity.ts';
+import { untilSignal } from '../serve-steps.ts';
+import { IpcHotState } from './ipc-hot-state.ts';
+import { OwnerClient } from './owner-client.ts';
+import { WORKER_ENV } from './primary.ts';
+import { type Channel, isMessage, READY, type ReadyMessage } from './protocol.ts';
+
+/** The worker's end of the cluster IPC channel. */
+function processChannel(): Channel {
+  return {
+    send: (message) => {
+      if (!process.connected) throw new Error('IPC channel closed');
+      process.send?.(message, undefined, undefined, () => {});
+    },
+    onMessage: (handler) => process.on('message', handler),
+  };
+}
+
+/** The primary's identity graph, reached over the channel. */
+export function ownerIdentity(owner: OwnerClient): IdentityService {
+  return {
+    observe: (siteId, e) => owner.call(['identity', siteId, e]),
+    clusterOf: (siteId, accountIds, limit) => owner.call(['clusterOf', siteId, accountIds, limit]),
+  };
+}
+
+/**
+ * One HTTP worker of `serve --workers N` (forked by cluster/primary.ts): the whole HTTP stack and
+ * the scoring engine (parsing, validation, user agent, fingerprint, behaviour metrics, IP
+ * intelligence, e-mail checks, signals and rules), with the primary's hot state, identity graph
+ * and group commit on the embedded default. It listens on the primary's shared socket.
+ */
+export async function runWorker(config: Config, logger: Logger): Promise<number> {
+  const channel = processChannel();
+  const owner = new OwnerClient(channel);
+  const readiness = new Readiness();
+  const primaryReady = new Promise<void>((resolve, reject) => {
+    channel.onMessage((message) => {
+      if (!isMessage<ReadyMessage>(message, READY)) return;
+      if (message.failed) reject(new Error(message.failed));
+      else resolve();
+    });
+  });
+  readiness.track('primary', primaryReady);
+  const since = Number(process.env[WORKER_ENV]);
+  const embeddedStore = !config.databaseUrl;
+  const hotState = config.redisUrl ? undefined : new IpcHotState(owner, Number.isFinite(since) ? since : 0);
+  const base = await createContext(config, logger, { migrate: false, ...(hotState ? { hotState } : {}) });
+  const ctx = {
+    ...base,
+    readiness,
+    worker: { identity: embeddedStore ? ownerIdentity(owner) : undefined },
+  };
+  if (embeddedStore) commitElsewhere(ctx.database, (row, key) => owner.call(['commit', row, key ?? null]));
+  const app = await buildApp(ctx);
+  await app.listen({ host: config.host, port: config.port });
+  logger.debug({ pid: process.pid }, 'worker listening');
+
+  const primaryGone = new Promise<string>((resolve) =>
+    process.once('disconnect', () => resolve('disconnect')),
+  );
+  const why = await Promise.race([untilSignal(logger), primaryGone]);
+  if (why === 'disconnect') {
+    // Without the primary nothing can be scored or recorded: stop answering at once.
+    logger.error('the primary process is gone; worker exiting');
+    owner.fail();
+    process.exit(1);
+  }
+  await app.close();
+  await closeContext(ctx);
+  process.disconnect();
+  return 0;
+}

@@ -1,0 +1,41 @@
+// Steps `warden serve` takes in one process and in the primary of `--workers N` alike.
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './storage/db.ts';
+import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
+
+/**
+ * Seed the demo workspace (when WARDEN_SEED_DEMO is on) for the origins of the port listened on,
+ * and print its banner; null when off.
+ */
+export function seedDemoAfterListen(
+  config: Config,
+  ctx: { database: Database; logger: Logger; now: () => number },
+  address: string,
+  listening: unknown,
+): Promise<void> | null {
+  if (!config.seedDemo) return null;
+  const port = (listening as { port: number }).port;
+  const origins = demoOrigins(config.host, port);
+  return seedDemo(
+    { database: ctx.database, dataDir: config.dataDir, logger: ctx.logger, now: ctx.now },
+    origins,
+  ).then((seeded) => {
+    if (seeded) {
+      const file = `${config.dataDir}/${DEMO_CREDENTIALS_FILE}`;
+      process.stderr.write(formatDemoBanner(seeded, origins[0] ?? address, file));
+    }
+  });
+}
+
+/** Resolves on SIGINT or SIGTERM. */
+export function untilSignal(logger: Logger): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      resolve(signal);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
