@@ -153,6 +153,7 @@ const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
   labeled_at: true,
   created_at: true,
   cluster_id: true,
+  browser_decision_id: true,
 };
 const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
 
@@ -235,7 +236,11 @@ function commitStatements(database: Database) {
       }
       return {
         key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
-        decision: decisionInsert.bind({ ...row, cluster_id: row.cluster_id ?? null }),
+        decision: decisionInsert.bind({
+          ...row,
+          cluster_id: row.cluster_id ?? null,
+          browser_decision_id: row.browser_decision_id ?? null,
+        }),
         siteId,
         webhookActive: site.params,
         delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now)) : null,
@@ -293,7 +298,13 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
       if (rows.length > 0) {
         await trx
           .insertInto('decisions')
-          .values(rows.map((r) => ({ ...r, cluster_id: r.cluster_id ?? null })))
+          .values(
+            rows.map((r) => ({
+              ...r,
+              cluster_id: r.cluster_id ?? null,
+              browser_decision_id: r.browser_decision_id ?? null,
+            })),
+          )
           .execute();
       }
       const deliveries: WebhookDeliveriesTable[] = [];

@@ -31,6 +31,11 @@ export interface DecisionsTable {
   created_at: number;
   /** The identity cluster the decision was scored in (migration 008); null without the plan. */
   cluster_id?: string | null | undefined;
+  /**
+   * On a backend `/verify` decision: the browser decision of its token it verified (migration
+   * 013), so a protected submit is counted once; null otherwise.
+   */
+  browser_decision_id?: string | null | undefined;
 }
 
 export interface IdempotencyKeysTable {
