@@ -79,6 +79,15 @@ describe('a protected submit: /collect and /verify linked, counted once', () => 
     expect(after.hourly.reduce((n, h) => n + h.total, 0)).toBe(after.total);
     expect(after.byAction[enforced.action]).toBe((before.byAction[enforced.action] ?? 0) + 1);
 
+    // The decision detail (the dashboard's page) shows the link.
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/decisions/${enforced.request_id}`,
+      headers: viewer,
+    });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().data.browserDecisionId).toBe(page.request_id);
+
     // Its webhook names the browser decision too (the browser's own webhook names nothing).
     expect(decisionCreatedData(stored).metadata.browserDecisionId).toBe(page.request_id);
     expect(decisionCreatedData(await row(page.request_id)).metadata).not.toHaveProperty('browserDecisionId');
