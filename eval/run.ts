@@ -50,7 +50,9 @@ try {
       s.misses.map((m) => JSON.stringify({ family: s.family.id, ...m })),
     );
     fs.writeFileSync(missesFile, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-    console.log(`misses (bots not caught, humans flagged): ${lines.length} lines in ${missesFile}`);
+    console.log(
+      `misses (bots not caught, humans flagged or sent to review/challenge): ${lines.length} lines in ${missesFile}`,
+    );
   }
   if (scored === 0 && failed > 0) {
     console.error('eval: every scoring call failed; the server is not working');

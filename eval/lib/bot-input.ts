@@ -67,26 +67,44 @@ function path(
   }
 }
 
+/**
+ * How long a driver holds the button: CDP `Input.dispatchMouseEvent` pairs (Playwright/Puppeteer
+ * `click()`, patched kits) release in 0–11 ms; ghost-cursor waits between down and up (about 40
+ * ms). Without a pointer (`none`: `element.click()`, `form.submit()`) there is no trusted press.
+ */
+function holdMs(rng: Rng, style: MouseStyle): number | undefined {
+  if (style === 'none') return undefined;
+  return style === 'ghost-cursor' ? rng.uniform(25, 70) : rng.uniform(0, 11);
+}
+
 export function botForm(page: BrowserPage, rng: Rng, human: readonly Trace[], plan: BotFormPlan): number {
   const { inputs, submit } = formLayout(page.device.viewport, plan.typing.length);
   let t = plan.startDelay;
   let at: Pt = { x: 0, y: 0 };
-  const go = (to: Pt) => {
+  const go = (box: { x: number; y: number; w: number; h: number }) => {
+    // page.click() aims at the element's centre; the movers aim anywhere in the box.
+    const centred = plan.mouse === 'teleport';
+    const to = centred ? { x: box.x + box.w / 2, y: box.y + box.h / 2 } : aimAt(rng, box);
     const p = path(rng, plan.mouse, at, to, t, page, human);
     page.rec.move(p);
     t = (p[p.length - 1]?.[0] ?? t) + rng.uniform(1, 15);
     at = to;
-    page.rec.click(t, to.x, to.y);
-    t += rng.uniform(1, 60);
+    const hold = holdMs(rng, plan.mouse);
+    page.rec.click(t, to.x, to.y, 0, hold);
+    if (centred) page.rec.centred++;
+    const down = t;
+    t += Math.max(hold ?? 0, rng.uniform(1, 60));
+    return down + (hold ?? 0);
   };
   for (const [i, box] of inputs.entries()) {
-    go(aimAt(rng, box));
+    go(box);
     const chars = plan.typing[i] ?? 0;
+    if (chars > 0) page.rec.field(plan.keys === 'fill' ? 'untyped' : 'typed', chars);
     if (chars > 0 && plan.keys !== 'fill') t = typeText(page.rec, rng, t, chars, plan.keys);
     else t += rng.uniform(2, 30);
   }
-  go(aimAt(rng, submit));
-  return t + rng.uniform(2, 20);
+  // The form submits on the click, after the button comes up.
+  return go(submit) + rng.uniform(2, 20);
 }
 
 /** A mix of movement styles weighted like the automation seen in the wild. */

@@ -15,6 +15,24 @@ export interface FormPlan {
   typing: number[];
   /** Paste into a field instead of typing (password managers, copied card numbers). */
   pasteFields?: number;
+  /**
+   * Fields without typing or paste were autofilled (browser or password manager). Otherwise they
+   * are not the page's fields (card fields in the payment provider's iframe) or kept their default.
+   */
+  autofilled?: boolean;
+}
+
+/** A person's mouse button hold, ms (people hold 50–150 ms; generated, not recorded). */
+export function humanHold(rng: Rng): number {
+  return Math.min(400, rng.logNormal(100, 0.3));
+}
+
+/** Records how field `i` of the plan got its text (the SDK's `behavior.form`). */
+export function recordField(page: BrowserPage, plan: FormPlan, i: number): void {
+  const chars = plan.typing[i] ?? 0;
+  if (chars > 0) page.rec.field('typed', chars);
+  else if (i < (plan.pasteFields ?? 0)) page.rec.field('pasted', 0);
+  else if (plan.autofilled) page.rec.field('autofilled', 0);
 }
 
 function moveTo(page: BrowserPage, rng: Rng, traces: readonly Trace[], from: Pt, to: Pt, t: number): number {
@@ -39,7 +57,8 @@ export function humanDesktopForm(
     const target = aimAt(rng, box);
     t = moveTo(page, rng, traces, at, target, t) + rng.logNormal(90, 0.4);
     at = target;
-    page.rec.click(t, at.x, at.y);
+    page.rec.click(t, at.x, at.y, 0, humanHold(rng));
+    recordField(page, plan, i);
     const chars = plan.typing[i] ?? 0;
     if (chars > 0) t = typeText(page.rec, rng, t + rng.logNormal(350, 0.4), chars, { kind: 'human-desktop' });
     else page.rec.pastes += i < (plan.pasteFields ?? 0) ? 1 : 0;
@@ -47,8 +66,10 @@ export function humanDesktopForm(
   }
   const target = aimAt(rng, submit);
   t = moveTo(page, rng, traces, at, target, t) + rng.logNormal(110, 0.4);
-  page.rec.click(t, target.x, target.y);
-  return t + rng.uniform(5, 30);
+  const hold = humanHold(rng);
+  page.rec.click(t, target.x, target.y, 0, hold);
+  // The form submits on the click, after the button comes up.
+  return t + hold + rng.uniform(5, 30);
 }
 
 export function humanMobileForm(page: BrowserPage, rng: Rng, plan: FormPlan): number {
@@ -60,6 +81,7 @@ export function humanMobileForm(page: BrowserPage, rng: Rng, plan: FormPlan): nu
   for (const [i, box] of inputs.entries()) {
     const p = aimAt(rng, box);
     tap(page.rec, rng, t, p.x, p.y);
+    recordField(page, plan, i);
     const chars = plan.typing[i] ?? 0;
     if (chars > 0) t = typeText(page.rec, rng, t + rng.logNormal(500, 0.4), chars, { kind: 'human-mobile' });
     else page.rec.pastes += i < (plan.pasteFields ?? 0) ? 1 : 0;

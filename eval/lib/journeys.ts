@@ -1,6 +1,6 @@
 import type { ScoringContext } from '@warden/protocol';
 import type { Device } from './devices.ts';
-import { type FormPlan, humanBrowse, humanForm } from './human.ts';
+import { type FormPlan, humanBrowse, humanForm, recordField } from './human.ts';
 import { BrowserPage } from './page.ts';
 import type { Person } from './people.ts';
 import type { Rng } from './rng.ts';
@@ -71,13 +71,15 @@ export function humanVisit(
   if (o.auth === 'signup') {
     const page = open(rng.logNormal(12_000, 0.7));
     const plan = o.autofill
-      ? { typing: [0, 0, rng.int(9, 14)], pasteFields: 1 }
+      ? { typing: [0, 0, rng.int(9, 14)], pasteFields: 1, autofilled: true }
       : { typing: [person.email.length, rng.int(9, 14), rng.int(9, 14)] };
     form(page, plan, { event_type: 'signup', ...base }, { event_type: 'signup', ...base });
   } else if (o.auth === 'login') {
     const pw = rng.int(8, 14);
     const autofilled = o.autofill === true;
-    const plan: FormPlan = autofilled ? { typing: [0, 0] } : { typing: [person.email.length, pw] };
+    const plan: FormPlan = autofilled
+      ? { typing: [0, 0], autofilled: true }
+      : { typing: [person.email.length, pw] };
     if (o.typo) {
       const page = open(rng.logNormal(8_000, 0.6));
       form(
@@ -132,6 +134,7 @@ export function humanVisit(
 /** Tab and type: no pointer at all (keyboard users, screen readers). */
 function keyboardOnly(page: BrowserPage, rng: Rng, plan: FormPlan): number {
   let t = rng.logNormal(2000, 0.4);
+  plan.typing.forEach((_, i) => recordField(page, plan, i));
   for (const chars of plan.typing) {
     page.rec.key(t, rng.logNormal(85, 0.3));
     t += rng.logNormal(400, 0.4);

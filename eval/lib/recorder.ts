@@ -28,9 +28,24 @@ class Buffer<T> {
   }
 }
 
+/**
+ * How a text field of the form got its text (the SDK's FieldTracker, `behavior.form`): typed with
+ * keys, pasted, inserted by a driver without key events (`page.fill()`), or autofilled by the
+ * browser or a password manager.
+ */
+export type FieldEntry = 'typed' | 'pasted' | 'untyped' | 'autofilled';
+
+/** Presses released sooner than this count as quick (the SDK's QUICK_PRESS_MS). */
+const QUICK_PRESS_MS = 15;
+
 export class PageRecorder {
   private moves: Sample[] = [];
   private clicks: Array<[number, number, number, number]> = [];
+  /** Trusted mouse presses: [t_down, hold ms]. Taps and script clicks are not presses. */
+  private holds: Array<[number, number]> = [];
+  private fields: Array<{ entry: FieldEntry; keys: number; inputs: number }> = [];
+  /** Pointer-downs within 0.5 px of their element's centre (a driver's `click()`). */
+  centred = 0;
   private keys: Array<[number, number]> = [];
   private scrolls: Array<[number, number]> = [];
   private touches: Sample[] = [];
@@ -45,8 +60,16 @@ export class PageRecorder {
   move(samples: readonly Sample[]): void {
     for (const s of samples) this.moves.push(s);
   }
-  click(t: number, x: number, y: number, button = 0): void {
+  /** A pointer-down; `holdMs` when it is a trusted mouse press the SDK times (pointerdown → up). */
+  click(t: number, x: number, y: number, button = 0, holdMs?: number): void {
     this.clicks.push([t, x, y, button]);
+    if (holdMs !== undefined && button === 0) this.holds.push([t, holdMs]);
+  }
+  /** A text field of the submitted form changed from its default, and how (`behavior.form`). */
+  field(entry: FieldEntry, chars: number): void {
+    const keys = entry === 'typed' ? chars : 0;
+    // One input event per typed character, one per paste, per driver insert or per autofill.
+    this.fields.push({ entry, keys, inputs: entry === 'typed' ? chars : 1 });
   }
   /** One key: [t_down, dwell_ms]. */
   key(tDown: number, dwell: number): void {
@@ -82,6 +105,33 @@ export class PageRecorder {
     const touches = new Buffer<[number, number, number]>(CAPACITY.touch);
     for (const [tt, x, y] of [...this.touches].sort(by0)) if (tt <= t) touches.push([r1(tt), r1(x), r1(y)]);
     const before = (list: ReadonlyArray<readonly number[]>) => list.filter((e) => e[0]! <= t).length;
+    const firstOf = (list: ReadonlyArray<readonly number[]>) => {
+      let first = Number.POSITIVE_INFINITY;
+      for (const e of list) if (e[0]! < first) first = e[0]!;
+      return first;
+    };
+    // The SDK's first input: the first pointermove, pointerdown (touches are pointer events too) or keydown.
+    const firstInput = Math.min(
+      firstOf(this.moves),
+      firstOf(this.clicks),
+      firstOf(this.keys),
+      firstOf(this.touches),
+    );
+    const form = { fields: 0, untyped: 0, autofilled: 0, keys: 0, pastes: 0, inputs: 0, compositions: 0 };
+    for (const f of this.fields) {
+      form.fields++;
+      form.keys += f.keys;
+      form.inputs += f.inputs;
+      if (f.entry === 'pasted') form.pastes++;
+      if (f.entry === 'untyped') form.untyped++;
+      if (f.entry === 'autofilled') form.autofilled++;
+    }
+    const holds = this.holds
+      .filter(([ht, hold]) => ht + hold <= t)
+      .map(([, hold]) => hold)
+      .sort((a, b) => a - b);
+    const median = (s: number[]) =>
+      s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
     return {
       v: 1,
       time_to_submit_ms: Math.round(t),
@@ -95,6 +145,18 @@ export class PageRecorder {
       blur_count: this.blur,
       paste_count: this.pastes,
       copy_count: this.copies,
+      ...(firstInput <= t ? { first_input_ms: Math.round(firstInput) } : {}),
+      centred_clicks: this.centred,
+      form,
+      ...(holds.length > 0
+        ? {
+            presses: {
+              count: holds.length,
+              quick: holds.filter((h) => h < QUICK_PRESS_MS).length,
+              median_ms: r1(median(holds)),
+            },
+          }
+        : {}),
       mouse: mouse.items,
       click_samples: clicks.items,
       key_samples: keys.items,

@@ -16,7 +16,7 @@ export class FamilyStats {
   hits = 0;
   friction = 0;
   scoreSum = 0;
-  /** Missed bots and flagged humans, kept for `WARDEN_EVAL_MISSES` (at most 500 per family). */
+  /** Missed bots, flagged humans and humans with friction, kept for `WARDEN_EVAL_MISSES` (at most 500 per family). */
   readonly misses: Array<{
     surface: string;
     score: number;
@@ -48,7 +48,9 @@ export class FamilyStats {
     this.events++;
     this.scoreSum += d.risk_score;
     if (hit) this.hits++;
-    if (hit === (this.family.label === 'human') && this.misses.length < 500) {
+    const friction =
+      this.family.label === 'human' && !hit && (d.action === 'challenge' || d.action === 'review');
+    if ((hit === (this.family.label === 'human') || friction) && this.misses.length < 500) {
       this.misses.push({
         surface: outcome.surface,
         score: d.risk_score,
@@ -57,8 +59,7 @@ export class FamilyStats {
         signals: d.signals.map((x) => `${x.rule}:${x.score}`).join(' '),
       });
     }
-    if (this.family.label === 'human' && !hit && (d.action === 'challenge' || d.action === 'review'))
-      this.friction++;
+    if (friction) this.friction++;
     const s = this.surfaces[outcome.surface];
     s.events++;
     if (hit) s.hits++;

@@ -107,8 +107,10 @@ export const humansLongTail: Scenario = {
         return {
           ...o,
           autofill: true,
-          filler: (page) => {
+          filler: (page, _rng, plan) => {
             page.rec.pastes = 0;
+            // The manager fills every field (untrusted input events: the SDK counts them autofilled).
+            for (const _ of plan.typing) page.rec.field('autofilled', 0);
             return r.uniform(700, 1400);
           },
         };

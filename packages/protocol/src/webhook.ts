@@ -22,6 +22,11 @@ export const DecisionCreatedMetadata = Type.Object({
   /** Omitted when the request had no `payment_hash`. */
   paymentHash: Type.Optional(Type.String()),
   decisionMs: Type.Number(),
+  /**
+   * On a backend `/verify` decision: the id of the browser decision (`/collect`) of the same page
+   * session that it verified and carries (one protected submit, two webhooks). Omitted otherwise.
+   */
+  browserDecisionId: Type.Optional(Type.String()),
   signalEvidence: Type.Array(SignalEvidence),
 });
 export type DecisionCreatedMetadata = Static<typeof DecisionCreatedMetadata>;

@@ -142,6 +142,8 @@ export interface DecisionSummary {
 
 export interface DecisionDetail extends DecisionSummary {
   orderAmount: number | null;
+  /** On a /verify decision: the browser decision of the same submit it verified. */
+  browserDecisionId: string | null;
   evidence: Record<string, unknown>;
   features: Record<string, unknown>;
   response: {

@@ -45,6 +45,14 @@ function Facts({ d }: { d: DecisionDetail }) {
     ['Scoring time', formatMs(d.decisionMs)],
     ['Rule set', d.rulesetVersion],
     ['Decision id', d.id],
+    [
+      'Browser decision',
+      d.browserDecisionId ? (
+        <Link href={href('decisions', d.browserDecisionId)}>{d.browserDecisionId}</Link>
+      ) : (
+        '–'
+      ),
+    ],
   ];
   return (
     <dl className="facts">

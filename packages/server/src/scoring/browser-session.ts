@@ -88,6 +88,18 @@ export function rememberBrowserDecision(
   return h.set(key(siteId, tokenId), JSON.stringify(value), RECENT_RISK_MS);
 }
 
+/**
+ * The browser decision a backend decision verified: the latest browser decision of its token
+ * (`features.browser_session.latest`), which `/verify` features hold; null for any other decision.
+ * Stored as `decisions.browser_decision_id`, so a protected submit counts once in statistics.
+ */
+export function linkedBrowserDecision(features: Record<string, unknown>): string | null {
+  const session = features.browser_session;
+  if (typeof session !== 'object' || session === null) return null;
+  const latest = (session as { latest?: unknown }).latest;
+  return typeof latest === 'string' && latest !== '' ? latest : null;
+}
+
 /** Rules whose score was carried over from earlier decisions (not this event's own evidence). */
 export function isCarriedRule(rule: string, carried: ReadonlySet<string>): boolean {
   return carried.has(rule) || rule.startsWith(CARRIED_PREFIX);

@@ -171,6 +171,7 @@ const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
   created_at: true,
   cluster_id: true,
   rule_input: true,
+  browser_decision_id: true,
 };
 const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
 
@@ -257,6 +258,7 @@ function commitStatements(database: Database) {
           ...row,
           cluster_id: row.cluster_id ?? null,
           rule_input: row.rule_input ?? null,
+          browser_decision_id: row.browser_decision_id ?? null,
         }),
         siteId,
         webhookActive: site.params,
@@ -316,7 +318,12 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
         await trx
           .insertInto('decisions')
           .values(
-            rows.map((r) => ({ ...r, cluster_id: r.cluster_id ?? null, rule_input: r.rule_input ?? null })),
+            rows.map((r) => ({
+              ...r,
+              cluster_id: r.cluster_id ?? null,
+              rule_input: r.rule_input ?? null,
+              browser_decision_id: r.browser_decision_id ?? null,
+            })),
           )
           .execute();
       }

@@ -6,6 +6,7 @@ import { serviceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
 import { decisionWriter } from './decision-writer.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
@@ -118,6 +119,7 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     created_at: input.now,
     cluster_id: result.identity?.cluster_id ?? null,
     rule_input: result.rule_input ? JSON.stringify(result.rule_input) : null,
+    browser_decision_id: linkedBrowserDecision(result.features),
   };
 }
 

@@ -36,6 +36,11 @@ export interface DecisionsTable {
    * null for decisions recorded before it, which backtests reconstruct.
    */
   rule_input?: string | null | undefined;
+  /**
+   * On a backend `/verify` decision: the browser decision of its token it verified (migration
+   * 014), so a protected submit is counted once; null otherwise.
+   */
+  browser_decision_id?: string | null | undefined;
 }
 
 export interface IdempotencyKeysTable {

@@ -21,7 +21,8 @@ export type DecisionForPayload = Pick<
   | 'signals'
   | 'decision_ms'
   | 'created_at'
->;
+> &
+  Partial<Pick<DecisionsTable, 'browser_decision_id'>>;
 
 /** Warden's internal account id: stable for one external account id on one site, reveals neither. */
 export function internalAccountId(siteId: string, externalAccountId: string): string {
@@ -72,6 +73,7 @@ export function decisionCreatedData(decision: DecisionForPayload): DecisionCreat
     ...(decision.order_amount !== null ? { amount: decision.order_amount } : {}),
     ...(decision.payment_hash !== null ? { paymentHash: decision.payment_hash } : {}),
     decisionMs: decision.decision_ms,
+    ...(decision.browser_decision_id ? { browserDecisionId: decision.browser_decision_id } : {}),
     signalEvidence: evidence,
   };
   return {

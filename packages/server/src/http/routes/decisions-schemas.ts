@@ -148,6 +148,11 @@ export const DecisionDetail = Type.Composite([
   DecisionSummary,
   Type.Object({
     orderAmount: Type.Union([Type.Number(), Type.Null()]),
+    /**
+     * On a backend `/verify` decision: the browser decision (`/collect`) of the same page session it
+     * verified and carries (one protected submit; statistics count it once). Null otherwise.
+     */
+    browserDecisionId: Type.Union([Type.String(), Type.Null()]),
     evidence: OpenObject,
     features: OpenObject,
     /** The Decision exactly as it was answered. */
@@ -246,6 +251,7 @@ export function decisionDetail(row: DecisionsTable): DecisionDetail {
   return {
     ...decisionSummary(row),
     orderAmount: row.order_amount === null ? null : Number(row.order_amount),
+    browserDecisionId: row.browser_decision_id ?? null,
     evidence: JSON.parse(row.evidence) as Record<string, unknown>,
     features: JSON.parse(row.features) as Record<string, unknown>,
     response: JSON.parse(row.response) as DecisionDetail['response'],

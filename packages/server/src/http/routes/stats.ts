@@ -13,6 +13,9 @@ import { typeboxValidatorCompiler } from './scoring-validation.ts';
 /**
  * GET /api/stats?siteId&from&to (SPEC §9): decision counts by classification, action and event
  * type, and per hour (by classification and by action), for `[from, to)`. Defaults to the last 24 hours; at most 90 days.
+ * A protected submit records two decisions, the browser's (`/collect`) and the backend's
+ * (`/verify`, whose `browser_decision_id` names the browser one): it is counted once, as the
+ * enforced `/verify` decision. Browser decisions no `/verify` names count as themselves.
  */
 const HOUR_MS = 3_600_000;
 export const DEFAULT_STATS_WINDOW_MS = 24 * HOUR_MS;
@@ -28,7 +31,16 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
     .selectFrom('decisions')
     .where('site_id', '=', siteId)
     .where('created_at', '>=', from)
-    .where('created_at', '<', to);
+    .where('created_at', '<', to)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('decisions as verified')
+            .select(sql.lit(1).as('one'))
+            .whereRef('verified.browser_decision_id', '=', 'decisions.id'),
+        ),
+      ),
+    );
   const hour = sql<number>`created_at / ${sql.lit(HOUR_MS)}`;
   // Totals by classification and by action are sums of the hourly rows: no query of their own.
   const [byEventType, hourly, hourlyActions] = await Promise.all([

@@ -10,6 +10,7 @@ import { usedChallenges } from './010_used_challenges.ts';
 import { decisionSearch } from './011_decision_search.ts';
 import { auditLog } from './012_audit_log.ts';
 import { decisionRuleInput } from './013_decision_rule_input.ts';
+import { decisionLink } from './014_decision_link.ts';
 import { invitations } from './019_invitations.ts';
 import type { Dialect } from './types.ts';
 
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '011_decision_search': decisionSearch(dialect),
         '012_audit_log': auditLog(dialect),
         '013_decision_rule_input': decisionRuleInput(dialect),
+        '014_decision_link': decisionLink(dialect),
         '019_invitations': invitations(dialect),
       };
     },
