@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
 import type { Role } from '../workspace/permissions.ts';
+import { splitCertificates } from './certificate.ts';
 import type { SpEndpoints } from './endpoints.ts';
 
 /** The workspace's SSO settings as stored (after validation and metadata parsing). */
@@ -17,6 +18,8 @@ export interface SsoSettings {
 /** The answer of GET/PUT /api/workspaces/{id}/sso (a contract with the dashboard). */
 export interface SsoConfigView extends SsoSettings {
   workspaceId: string;
+  /** The trusted signing certificates one by one (`idpCertificate` holds them all, PEM after PEM). */
+  idpCertificates: string[];
   configured: boolean;
   updatedAt: string | null;
   sp: SpEndpoints;
@@ -75,6 +78,7 @@ export function ssoConfigView(
     workspaceId,
     configured: row !== undefined,
     ...settingsOf(row),
+    idpCertificates: splitCertificates(row?.idp_certificate ?? ''),
     updatedAt: row ? new Date(row.updated_at).toISOString() : null,
     sp,
   };

@@ -16,6 +16,8 @@ export class SamlRefusal extends Error {
 export interface VerifiedAssertion {
   email: string;
   assertionId: string;
+  /** The AuthnRequest this answers (SP-initiated), null for an IdP-initiated response. */
+  inResponseTo: string | null;
   /** Until when the assertion would be accepted: how long its id must be remembered. */
   expiresAt: number;
 }
@@ -27,9 +29,12 @@ const EMAIL_ATTRIBUTES = [
   'mail',
   'emailaddress',
   'urn:oid:0.9.2342.19200300.100.1.3',
+  'urn:mace:dir:attribute-def:mail',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
 ];
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export const IN_RESPONSE_TO_REFUSAL = 'it does not answer a sign-in request of this server (InResponseTo)';
 
 /** node-saml's error messages, mapped to the reasons users and operators see. */
 function refusalOf(err: unknown): SamlRefusal {
@@ -42,7 +47,7 @@ function refusalOf(err: unknown): SamlRefusal {
     [/audience/i, 'audience mismatch'],
     [/not yet valid/i, 'assertion not yet valid'],
     [/expired|too old|subject confirmation/i, 'assertion expired'],
-    [/InResponseTo/i, 'it does not answer a sign-in request of this server (InResponseTo)'],
+    [/InResponseTo/i, IN_RESPONSE_TO_REFUSAL],
     [/issuer/i, 'issuer mismatch'],
     [/Missing SAML assertion/i, 'no assertion in the response'],
   ];
@@ -142,7 +147,11 @@ export async function verifySamlResponse(
     if (!profile?.getAssertionXml) throw new SamlRefusal('no assertion in the response');
     const responseXml = Buffer.from(samlResponse, 'base64').toString('utf8');
     const envelope = await checkEnvelope(responseXml, profile.getAssertionXml(), config, sp, now);
-    return { email: emailOf(profile), ...envelope };
+    return {
+      email: emailOf(profile),
+      inResponseTo: typeof profile.inResponseTo === 'string' ? profile.inResponseTo : null,
+      ...envelope,
+    };
   } catch (err) {
     throw refusalOf(err);
   }

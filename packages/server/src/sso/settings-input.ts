@@ -1,6 +1,6 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { Role } from '../workspace/permissions.ts';
-import { normaliseCertificate } from './certificate.ts';
+import { normaliseCertificates } from './certificate.ts';
 import type { SsoSettings } from './config-store.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 
@@ -42,7 +42,8 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
   if (input.metadataXml !== undefined && input.metadataXml.trim() !== '') {
     try {
       const metadata = await parseIdpMetadata(input.metadataXml);
-      ({ entityId: idpEntityId, ssoUrl, certificate: idpCertificate } = metadata);
+      ({ entityId: idpEntityId, ssoUrl } = metadata);
+      idpCertificate = metadata.certificates.join('');
       fromMetadata = true;
     } catch (err) {
       problems.push({ path: 'body.metadataXml', message: `IdP metadata ${(err as Error).message}` });
@@ -56,7 +57,7 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
   }
   if (idpCertificate !== '' && !fromMetadata) {
     try {
-      idpCertificate = normaliseCertificate(idpCertificate);
+      idpCertificate = normaliseCertificates(idpCertificate).join('');
     } catch (err) {
       problems.push({ path: 'body.idpCertificate', message: `certificate ${(err as Error).message}` });
     }

@@ -50,6 +50,7 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       idpEntityId: '',
       ssoUrl: '',
       idpCertificate: '',
+      idpCertificates: [],
       defaultRole: 'viewer',
       ssoRequired: false,
       updatedAt: null,

@@ -14,7 +14,11 @@ export const SsoConfigBody = Type.Object(
       Type.String({ maxLength: 2048, description: 'IdP single sign-on URL (HTTP-Redirect), http or https.' }),
     ),
     idpCertificate: Type.Optional(
-      Type.String({ maxLength: 16_384, description: 'IdP signing certificate: PEM or bare base64 X.509.' }),
+      Type.String({
+        maxLength: 16_384,
+        description:
+          'IdP signing certificate(s): PEM or bare base64 X.509. Several PEM blocks (up to 4, e.g. the old and the new one during a key rollover): a signature by any of them is accepted.',
+      }),
     ),
     metadataXml: Type.Optional(
       Type.String({
@@ -37,7 +41,10 @@ export const SsoConfigSchema = Type.Object({
   enabled: Type.Boolean(),
   idpEntityId: Type.String(),
   ssoUrl: Type.String(),
-  idpCertificate: Type.String(),
+  idpCertificate: Type.String({
+    description: 'Every trusted signing certificate, PEM block after PEM block.',
+  }),
+  idpCertificates: Type.Array(Type.String(), { description: 'The same certificates one by one.' }),
   defaultRole: RoleSchema,
   ssoRequired: Type.Boolean(),
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
