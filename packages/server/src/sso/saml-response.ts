@@ -1,6 +1,7 @@
 import { type Profile, type SAML, SamlStatusError } from '@node-saml/node-saml';
 import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import { type AttributeMapping, attributeMappingOf, mappedValues } from './attribute-mapping.ts';
 import type { SpEndpoints } from './endpoints.ts';
 import { CLOCK_SKEW_MS, EMAIL_NAME_ID_FORMAT } from './saml-client.ts';
 
@@ -15,6 +16,8 @@ export class SamlRefusal extends Error {
 /** What a valid, signed assertion tells us. */
 export interface VerifiedAssertion {
   email: string;
+  /** The display name from the mapped name attributes, if the IdP sent one. */
+  name: string | undefined;
   assertionId: string;
   /** The AuthnRequest this answers (SP-initiated), null for an IdP-initiated response. */
   inResponseTo: string | null;
@@ -24,16 +27,10 @@ export interface VerifiedAssertion {
 
 /** Without any NotOnOrAfter, an assertion is accepted this long after its IssueInstant. */
 const MAX_AGE_WITHOUT_EXPIRY_MS = 5 * 60_000;
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'emailaddress',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-  'urn:mace:dir:attribute-def:mail',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-];
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+export const NO_EMAIL_REFUSAL =
+  'no e-mail address in the assertion (an e-mail NameID or one of the e-mail attributes of the attribute mapping)';
 export const IN_RESPONSE_TO_REFUSAL = 'it does not answer a sign-in request of this server (InResponseTo)';
 
 /** node-saml's error messages, mapped to the reasons users and operators see. */
@@ -67,17 +64,18 @@ function timeOf(value: string | undefined): number | undefined {
   return ms;
 }
 
-function emailOf(profile: Profile): string {
+function emailOf(profile: Profile, mapping: AttributeMapping): string {
   const candidates: unknown[] = [];
   if (profile.nameIDFormat === EMAIL_NAME_ID_FORMAT) candidates.push(profile.nameID);
-  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(attributes)) {
-    if (EMAIL_ATTRIBUTES.includes(name.toLowerCase())) candidates.push(...[value].flat());
-  }
+  candidates.push(...mappedValues(attributesOf(profile), mapping.email));
   candidates.push(profile.nameID);
   const email = candidates.find((c): c is string => typeof c === 'string' && EMAIL.test(c.trim()));
-  if (!email) throw new SamlRefusal('no e-mail address in the assertion (NameID or an "email" attribute)');
+  if (!email) throw new SamlRefusal(NO_EMAIL_REFUSAL);
   return email.trim();
+}
+
+function attributesOf(profile: Profile): Record<string, unknown> {
+  return (profile.attributes ?? {}) as Record<string, unknown>;
 }
 
 /**
@@ -147,8 +145,10 @@ export async function verifySamlResponse(
     if (!profile?.getAssertionXml) throw new SamlRefusal('no assertion in the response');
     const responseXml = Buffer.from(samlResponse, 'base64').toString('utf8');
     const envelope = await checkEnvelope(responseXml, profile.getAssertionXml(), config, sp, now);
+    const mapping = attributeMappingOf(config.attribute_mapping);
     return {
-      email: emailOf(profile),
+      email: emailOf(profile, mapping),
+      name: mappedValues(attributesOf(profile), mapping.name)[0]?.slice(0, 200),
       inResponseTo: typeof profile.inResponseTo === 'string' ? profile.inResponseTo : null,
       ...envelope,
     };

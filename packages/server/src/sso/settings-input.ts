@@ -1,5 +1,6 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { Role } from '../workspace/permissions.ts';
+import { type AttributeMapping, checkAttributeMapping } from './attribute-mapping.ts';
 import { normaliseCertificates } from './certificate.ts';
 import type { SsoSettings } from './config-store.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
@@ -13,6 +14,7 @@ export interface SsoConfigInput {
   metadataXml?: string | undefined;
   defaultRole: Role;
   ssoRequired: boolean;
+  attributeMapping?: Partial<AttributeMapping> | undefined;
 }
 
 function httpUrlProblem(value: string): string | null {
@@ -77,6 +79,7 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
       }
     }
   }
+  const mapping = input.attributeMapping ? checkAttributeMapping(input.attributeMapping, problems) : null;
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new ApiError(
@@ -92,5 +95,6 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
     idpCertificate,
     defaultRole: input.defaultRole,
     ssoRequired: input.ssoRequired,
+    attributeMapping: mapping && Object.keys(mapping).length > 0 ? mapping : null,
   };
 }

@@ -44,7 +44,14 @@ export async function signInWithSamlResponse(
   if (!(await claimAssertion(db, workspaceId, assertion.assertionId, assertion.expiresAt, now))) {
     throw new SamlRefusal('assertion already used');
   }
-  const provisioned = await provisionSsoUser(db, workspaceId, assertion.email, config.default_role, now);
+  const provisioned = await provisionSsoUser(
+    db,
+    workspaceId,
+    assertion.email,
+    config.default_role,
+    now,
+    assertion.name,
+  );
   const session = await startSession(db, ctx.secret, provisioned.user.id, workspaceId, now);
   return { ...provisioned, session };
 }

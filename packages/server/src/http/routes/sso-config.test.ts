@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTRIBUTE_MAPPING } from '../../sso/attribute-mapping.ts';
 import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp, testDialects } from '../../testing/context.ts';
 import { generateIdpKeys, type IdpKeys } from '../../testing/saml-idp.ts';
@@ -53,6 +54,7 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       idpCertificates: [],
       defaultRole: 'viewer',
       ssoRequired: false,
+      attributeMapping: DEFAULT_ATTRIBUTE_MAPPING,
       updatedAt: null,
       sp: {
         entityId: `${base}/metadata`,

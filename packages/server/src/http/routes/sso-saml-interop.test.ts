@@ -206,4 +206,54 @@ describe.each(testDialects())('SAML interop on %s', (dialect) => {
     expect(res.status).toBe(303);
     expect(await findUserByEmail(t.ctx.database.db, 'mace@example.test')).toBeDefined();
   });
+
+  describe('attribute mapping', () => {
+    it('reads e-mail and name from the configured attributes; the defaults no longer apply', async () => {
+      const [w, sp] = await enterpriseWith({
+        metadataXml: idp.metadataXml,
+        attributeMapping: { email: ['urn:oid:1.3.6.1.4.1.5923.1.1.1.6'], name: ['givenName'] },
+      });
+      const view = (
+        await t.app.inject({ url: `/api/workspaces/${w.workspaceId}/sso`, headers: w.owner.headers })
+      ).json().data;
+      expect(view.attributeMapping).toEqual({
+        email: ['urn:oid:1.3.6.1.4.1.5923.1.1.1.6'],
+        name: ['givenName'],
+      });
+      const mapped = await postAcs(w.workspaceId, {
+        SAMLResponse: await idp.createResponse(sp, {
+          opaqueNameId: 'opaque-2',
+          attributes: {
+            'urn:oid:1.3.6.1.4.1.5923.1.1.1.6': ['Mapped@Example.test'],
+            givenName: ['Mapped Person'],
+            mail: ['ignored@example.test'],
+          },
+        }),
+      });
+      expect(mapped.status).toBe(303);
+      expect((await findUserByEmail(t.ctx.database.db, 'mapped@example.test'))?.name).toBe('Mapped Person');
+      expect(await findUserByEmail(t.ctx.database.db, 'ignored@example.test')).toBeUndefined();
+      const unmapped = await postAcs(w.workspaceId, {
+        SAMLResponse: await idp.createResponse(sp, {
+          opaqueNameId: 'opaque-3',
+          attributes: { mail: ['only-mail@example.test'] },
+        }),
+      });
+      expect(unmapped.status).toBe(401);
+      expect((await unmapped.json()).error.message).toContain('no e-mail address in the assertion');
+    });
+
+    it.each([
+      [{ email: [] }, 'body.attributeMapping.email', 'must list 1 to 10 attribute names'],
+      [{ email: ['mail', 'a b'] }, 'body.attributeMapping.email.1', 'without spaces'],
+      [{ name: ['cn', 'CN'] }, 'body.attributeMapping.name', 'lists an attribute name twice'],
+    ])('refuses %j', async (attributeMapping, path, message) => {
+      const w = await createTestWorkspace(t.ctx, { plan: 'enterprise' });
+      const res = await configure(w, { metadataXml: idp.metadataXml, attributeMapping });
+      expect(res.statusCode).toBe(400);
+      const [detail] = res.json().error.details;
+      expect(detail.path).toBe(path);
+      expect(detail.message).toContain(message);
+    });
+  });
 });

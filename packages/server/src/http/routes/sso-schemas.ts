@@ -6,6 +6,8 @@ import { IdSchema, RoleSchema } from './workspace-schemas.ts';
 export const WorkspaceParams = Type.Object({ id: IdSchema });
 export const SamlParams = Type.Object({ workspaceId: IdSchema });
 
+const AttributeNames = Type.Array(Type.String({ maxLength: 256 }), { maxItems: 10 });
+
 export const SsoConfigBody = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -27,6 +29,19 @@ export const SsoConfigBody = Type.Object(
           'IdP metadata XML. When given, entity id, SSO URL (HTTP-Redirect) and signing certificate are taken from it.',
       }),
     ),
+    attributeMapping: Type.Optional(
+      Type.Object(
+        {
+          email: Type.Optional(AttributeNames),
+          name: Type.Optional(AttributeNames),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'SAML attribute names that carry the e-mail address and the display name, in order of preference (a list left out keeps the defaults).',
+        },
+      ),
+    ),
     defaultRole: RoleSchema,
     ssoRequired: Type.Boolean({
       description: 'Refuse password login to non-owner members (owners keep it as break-glass).',
@@ -47,6 +62,7 @@ export const SsoConfigSchema = Type.Object({
   idpCertificates: Type.Array(Type.String(), { description: 'The same certificates one by one.' }),
   defaultRole: RoleSchema,
   ssoRequired: Type.Boolean(),
+  attributeMapping: Type.Object({ email: Type.Array(Type.String()), name: Type.Array(Type.String()) }),
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   sp: Type.Object({
     entityId: Type.String(),

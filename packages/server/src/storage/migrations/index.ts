@@ -9,6 +9,7 @@ import { deliverySiteStatus } from './009_delivery_site_status.ts';
 import { usedChallenges } from './010_used_challenges.ts';
 import { decisionSearch } from './011_decision_search.ts';
 import { auditLog } from './012_audit_log.ts';
+import { ssoAttributeMapping } from './018_sso_attribute_mapping.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '010_used_challenges': usedChallenges(dialect),
         '011_decision_search': decisionSearch(dialect),
         '012_audit_log': auditLog(dialect),
+        '018_sso_attribute_mapping': ssoAttributeMapping(dialect),
       };
     },
   };
