@@ -7,7 +7,7 @@ import { freePort } from './server.ts';
 
 /**
  * A real SAML identity provider for end-to-end tests: SimpleSAMLphp 1.19 from Debian's packages
- * (`apt-get install simplesamlphp php-cli php-xml`, as .ci/run does), served by PHP's built-in
+ * (`apt-get install simplesamlphp php-cli php-xml php-mbstring`, as .ci/run does), served by PHP's built-in
  * web server on loopback, with its own configuration in a temporary folder
  * (SIMPLESAMLPHP_CONFIG_DIR). One user, `alice` / `secret`, with a `mail` attribute; the NameID is
  * her e-mail address (`simplesaml.nameidattribute`), as docs/sso.md tells SimpleSAMLphp admins.
@@ -15,7 +15,7 @@ import { freePort } from './server.ts';
 
 export const SIMPLESAMLPHP_WWW = process.env.WARDEN_SIMPLESAMLPHP_WWW ?? '/usr/share/simplesamlphp/www';
 export const PHP = process.env.WARDEN_PHP ?? '/usr/bin/php';
-const INSTALL = 'apt-get install -y simplesamlphp php-cli php-xml';
+const INSTALL = 'apt-get install -y simplesamlphp php-cli php-xml php-mbstring';
 
 function phpHasDom(): boolean {
   try {
