@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail, errorBody } from '../errors.ts';
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;

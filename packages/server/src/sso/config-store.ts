@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
 import type { Role } from '../workspace/permissions.ts';
+import { type AttributeMapping, attributeMappingOf } from './attribute-mapping.ts';
+import { splitCertificates } from './certificate.ts';
 import type { SpEndpoints } from './endpoints.ts';
 
 /** The workspace's SSO settings as stored (after validation and metadata parsing). */
@@ -12,11 +14,17 @@ export interface SsoSettings {
   idpCertificate: string;
   defaultRole: Role;
   ssoRequired: boolean;
+  /** The attribute names given (a list left out keeps the defaults); null: all defaults. */
+  attributeMapping: Partial<AttributeMapping> | null;
 }
 
 /** The answer of GET/PUT /api/workspaces/{id}/sso (a contract with the dashboard). */
-export interface SsoConfigView extends SsoSettings {
+export interface SsoConfigView extends Omit<SsoSettings, 'attributeMapping'> {
+  /** The attribute names in effect (the defaults where none were given). */
+  attributeMapping: AttributeMapping;
   workspaceId: string;
+  /** The trusted signing certificates one by one (`idpCertificate` holds them all, PEM after PEM). */
+  idpCertificates: string[];
   configured: boolean;
   updatedAt: string | null;
   sp: SpEndpoints;
@@ -43,6 +51,7 @@ export async function saveSsoConfig(
     idp_certificate: settings.idpCertificate,
     default_role: settings.defaultRole,
     sso_required: settings.ssoRequired ? 1 : 0,
+    attribute_mapping: settings.attributeMapping ? JSON.stringify(settings.attributeMapping) : null,
     updated_at: now,
   };
   await db
@@ -55,7 +64,9 @@ export async function saveSsoConfig(
   return row;
 }
 
-function settingsOf(row: SsoConfigsTable | undefined): SsoSettings {
+function settingsOf(
+  row: SsoConfigsTable | undefined,
+): Omit<SsoConfigView, 'workspaceId' | 'configured' | 'idpCertificates' | 'updatedAt' | 'sp'> {
   return {
     enabled: row?.enabled === 1,
     idpEntityId: row?.idp_entity_id ?? '',
@@ -63,6 +74,7 @@ function settingsOf(row: SsoConfigsTable | undefined): SsoSettings {
     idpCertificate: row?.idp_certificate ?? '',
     defaultRole: row?.default_role ?? 'viewer',
     ssoRequired: row?.sso_required === 1,
+    attributeMapping: attributeMappingOf(row?.attribute_mapping ?? null),
   };
 }
 
@@ -75,6 +87,7 @@ export function ssoConfigView(
     workspaceId,
     configured: row !== undefined,
     ...settingsOf(row),
+    idpCertificates: splitCertificates(row?.idp_certificate ?? ''),
     updatedAt: row ? new Date(row.updated_at).toISOString() : null,
     sp,
   };

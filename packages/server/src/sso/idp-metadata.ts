@@ -1,15 +1,18 @@
 // node-saml's own XML helpers (xmldom without external entities, xpath): the parser that also
 // reads the SAML responses, so no second XML stack is added.
 import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
-import { normaliseCertificate } from './certificate.ts';
+import { MAX_IDP_CERTIFICATES, normaliseCertificate } from './certificate.ts';
 
 /** What Warden needs from an identity provider's SAML metadata. */
 export interface IdpMetadata {
   entityId: string;
   /** SingleSignOnService location for the HTTP-Redirect binding. */
   ssoUrl: string;
-  /** The signing certificate, PEM. */
-  certificate: string;
+  /**
+   * Every signing certificate, PEM, in the metadata's order. During a key rollover an IdP lists
+   * the new one (often first) while still signing with the old one: all of them are trusted.
+   */
+  certificates: string[];
 }
 
 export const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
@@ -17,7 +20,7 @@ export const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redir
 const IDP_ENTITY = "//*[local-name()='EntityDescriptor'][*[local-name()='IDPSSODescriptor']]";
 
 /**
- * Read entity id, HTTP-Redirect single sign-on URL and signing certificate from IdP metadata
+ * Read entity id, HTTP-Redirect single sign-on URL and every signing certificate from IdP metadata
  * (an EntityDescriptor, or an EntitiesDescriptor holding exactly one identity provider).
  * Throws an Error whose message says what is missing or wrong.
  */
@@ -42,16 +45,26 @@ export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
   const keys = xpath
     .selectElements(descriptor, "./*[local-name()='KeyDescriptor']")
     .filter((k) => (k.getAttribute('use') ?? 'signing') === 'signing');
-  const certText = keys
+  const certTexts = keys
     .flatMap((k) => xpath.selectElements(k, ".//*[local-name()='X509Certificate']"))
     .map((c) => c.textContent ?? '')
-    .find((t) => t.trim() !== '');
-  if (!certText) throw new Error('has no signing certificate (KeyDescriptor use="signing")');
-  let certificate: string;
-  try {
-    certificate = normaliseCertificate(certText);
-  } catch (err) {
-    throw new Error(`has a signing certificate that ${(err as Error).message}`);
+    .filter((t) => t.trim() !== '');
+  if (certTexts.length === 0) throw new Error('has no signing certificate (KeyDescriptor use="signing")');
+  const certificates: string[] = [];
+  for (const [index, text] of certTexts.entries()) {
+    let pem: string;
+    try {
+      pem = normaliseCertificate(text);
+    } catch (err) {
+      const which = certTexts.length > 1 ? `signing certificate ${index + 1}` : 'a signing certificate';
+      throw new Error(`has ${which} that ${(err as Error).message}`);
+    }
+    if (!certificates.includes(pem)) certificates.push(pem);
   }
-  return { entityId, ssoUrl, certificate };
+  if (certificates.length > MAX_IDP_CERTIFICATES) {
+    throw new Error(
+      `lists ${certificates.length} signing certificates; at most ${MAX_IDP_CERTIFICATES} are kept`,
+    );
+  }
+  return { entityId, ssoUrl, certificates };
 }

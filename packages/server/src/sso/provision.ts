@@ -24,11 +24,12 @@ export async function provisionSsoUser(
   email: string,
   defaultRole: Role,
   now: number,
+  name?: string | undefined,
 ): Promise<ProvisionedUser> {
   const existing = await findUserByEmail(db, email);
   const { user, created } = existing
     ? { user: existing, created: false }
-    : await createUserOrReread(db, { email, passwordHash: null }, now);
+    : await createUserOrReread(db, { email, name, passwordHash: null }, now);
   let joined = false;
   if (!(await findMembership(db, workspaceId, user.id))) {
     try {

@@ -7,6 +7,7 @@ import {
 } from '@node-saml/node-saml';
 import type { HotState } from '../state/hot-state.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import { splitCertificates } from './certificate.ts';
 import type { SpEndpoints } from './endpoints.ts';
 
 /** Tolerated clock difference between Warden and the IdP for NotBefore / NotOnOrAfter. */
@@ -15,9 +16,15 @@ export const CLOCK_SKEW_MS = 2 * 60_000;
 export const REQUEST_ID_TTL_MS = 15 * 60_000;
 export const EMAIL_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
+const requestKeyPrefix = (workspaceId: string) => `sso:authn-request:${workspaceId}:`;
+
 /**
  * AuthnRequest ids kept in hot state (Redis in scale mode), so the process that receives the
- * SAMLResponse need not be the one that sent the request. node-saml removes an id once answered.
+ * SAMLResponse need not be the one that sent the request.
+ *
+ * node-saml removes an id as soon as a response names it, even one it then refuses (a tampered
+ * copy): whoever saw the id could cancel the user's sign-in. So `removeAsync` does nothing here,
+ * and the id is used up by `consumeAuthnRequest` only once a response has passed every check.
  */
 export class HotStateRequestCache implements CacheProvider {
   constructor(
@@ -35,11 +42,26 @@ export class HotStateRequestCache implements CacheProvider {
   }
 
   async removeAsync(key: string | null): Promise<string | null> {
-    if (key === null) return null;
-    const value = await this.hotState.get(this.prefix + key);
-    await this.hotState.del(this.prefix + key);
-    return value;
+    return key === null ? null : this.hotState.get(this.prefix + key);
   }
+}
+
+/**
+ * Use up the AuthnRequest `requestId` of the workspace for a verified response: true for the
+ * first caller only (an atomic claim, also across processes), and the id is forgotten.
+ */
+export async function consumeAuthnRequest(
+  hotState: HotState,
+  workspaceId: string,
+  requestId: string,
+): Promise<boolean> {
+  const key = requestKeyPrefix(workspaceId) + requestId;
+  if ((await hotState.get(key)) === null) return false;
+  if (!(await hotState.claimOnce(`sso:authn-answered:${workspaceId}:${requestId}`, REQUEST_ID_TTL_MS))) {
+    return false;
+  }
+  await hotState.del(key);
+  return true;
 }
 
 /**
@@ -57,7 +79,8 @@ export function samlClient(config: SsoConfigsTable, sp: SpEndpoints, hotState: H
     audience: sp.entityId,
     callbackUrl: sp.acsUrl,
     entryPoint: config.sso_url,
-    idpCert: config.idp_certificate,
+    // Every trusted certificate (a key rollover lists two): a signature by any of them is valid.
+    idpCert: splitCertificates(config.idp_certificate),
     idpIssuer: config.idp_entity_id,
     identifierFormat: EMAIL_NAME_ID_FORMAT,
     wantAssertionsSigned: true,
@@ -66,7 +89,7 @@ export function samlClient(config: SsoConfigsTable, sp: SpEndpoints, hotState: H
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     validateInResponseTo: ValidateInResponseTo.ifPresent,
     requestIdExpirationPeriodMs: REQUEST_ID_TTL_MS,
-    cacheProvider: new HotStateRequestCache(hotState, `sso:authn-request:${config.workspace_id}:`),
+    cacheProvider: new HotStateRequestCache(hotState, requestKeyPrefix(config.workspace_id)),
   });
 }
 

@@ -1,6 +1,7 @@
 import { type Profile, type SAML, SamlStatusError } from '@node-saml/node-saml';
 import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import { type AttributeMapping, attributeMappingOf, mappedValues } from './attribute-mapping.ts';
 import type { SpEndpoints } from './endpoints.ts';
 import { CLOCK_SKEW_MS, EMAIL_NAME_ID_FORMAT } from './saml-client.ts';
 
@@ -15,21 +16,22 @@ export class SamlRefusal extends Error {
 /** What a valid, signed assertion tells us. */
 export interface VerifiedAssertion {
   email: string;
+  /** The display name from the mapped name attributes, if the IdP sent one. */
+  name: string | undefined;
   assertionId: string;
+  /** The AuthnRequest this answers (SP-initiated), null for an IdP-initiated response. */
+  inResponseTo: string | null;
   /** Until when the assertion would be accepted: how long its id must be remembered. */
   expiresAt: number;
 }
 
 /** Without any NotOnOrAfter, an assertion is accepted this long after its IssueInstant. */
 const MAX_AGE_WITHOUT_EXPIRY_MS = 5 * 60_000;
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'emailaddress',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-];
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export const NO_EMAIL_REFUSAL =
+  'no e-mail address in the assertion (an e-mail NameID or one of the e-mail attributes of the attribute mapping)';
+export const IN_RESPONSE_TO_REFUSAL = 'it does not answer a sign-in request of this server (InResponseTo)';
 
 /** node-saml's error messages, mapped to the reasons users and operators see. */
 function refusalOf(err: unknown): SamlRefusal {
@@ -42,7 +44,7 @@ function refusalOf(err: unknown): SamlRefusal {
     [/audience/i, 'audience mismatch'],
     [/not yet valid/i, 'assertion not yet valid'],
     [/expired|too old|subject confirmation/i, 'assertion expired'],
-    [/InResponseTo/i, 'it does not answer a sign-in request of this server (InResponseTo)'],
+    [/InResponseTo/i, IN_RESPONSE_TO_REFUSAL],
     [/issuer/i, 'issuer mismatch'],
     [/Missing SAML assertion/i, 'no assertion in the response'],
   ];
@@ -62,17 +64,18 @@ function timeOf(value: string | undefined): number | undefined {
   return ms;
 }
 
-function emailOf(profile: Profile): string {
+function emailOf(profile: Profile, mapping: AttributeMapping): string {
   const candidates: unknown[] = [];
   if (profile.nameIDFormat === EMAIL_NAME_ID_FORMAT) candidates.push(profile.nameID);
-  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(attributes)) {
-    if (EMAIL_ATTRIBUTES.includes(name.toLowerCase())) candidates.push(...[value].flat());
-  }
+  candidates.push(...mappedValues(attributesOf(profile), mapping.email));
   candidates.push(profile.nameID);
   const email = candidates.find((c): c is string => typeof c === 'string' && EMAIL.test(c.trim()));
-  if (!email) throw new SamlRefusal('no e-mail address in the assertion (NameID or an "email" attribute)');
+  if (!email) throw new SamlRefusal(NO_EMAIL_REFUSAL);
   return email.trim();
+}
+
+function attributesOf(profile: Profile): Record<string, unknown> {
+  return (profile.attributes ?? {}) as Record<string, unknown>;
 }
 
 /**
@@ -142,7 +145,13 @@ export async function verifySamlResponse(
     if (!profile?.getAssertionXml) throw new SamlRefusal('no assertion in the response');
     const responseXml = Buffer.from(samlResponse, 'base64').toString('utf8');
     const envelope = await checkEnvelope(responseXml, profile.getAssertionXml(), config, sp, now);
-    return { email: emailOf(profile), ...envelope };
+    const mapping = attributeMappingOf(config.attribute_mapping);
+    return {
+      email: emailOf(profile, mapping),
+      name: mappedValues(attributesOf(profile), mapping.name)[0]?.slice(0, 200),
+      inResponseTo: typeof profile.inResponseTo === 'string' ? profile.inResponseTo : null,
+      ...envelope,
+    };
   } catch (err) {
     throw refusalOf(err);
   }

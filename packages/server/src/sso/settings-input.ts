@@ -1,6 +1,7 @@
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { Role } from '../workspace/permissions.ts';
-import { normaliseCertificate } from './certificate.ts';
+import { type AttributeMapping, checkAttributeMapping } from './attribute-mapping.ts';
+import { normaliseCertificates } from './certificate.ts';
 import type { SsoSettings } from './config-store.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 
@@ -13,6 +14,7 @@ export interface SsoConfigInput {
   metadataXml?: string | undefined;
   defaultRole: Role;
   ssoRequired: boolean;
+  attributeMapping?: Partial<AttributeMapping> | undefined;
 }
 
 function httpUrlProblem(value: string): string | null {
@@ -42,7 +44,8 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
   if (input.metadataXml !== undefined && input.metadataXml.trim() !== '') {
     try {
       const metadata = await parseIdpMetadata(input.metadataXml);
-      ({ entityId: idpEntityId, ssoUrl, certificate: idpCertificate } = metadata);
+      ({ entityId: idpEntityId, ssoUrl } = metadata);
+      idpCertificate = metadata.certificates.join('');
       fromMetadata = true;
     } catch (err) {
       problems.push({ path: 'body.metadataXml', message: `IdP metadata ${(err as Error).message}` });
@@ -56,7 +59,7 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
   }
   if (idpCertificate !== '' && !fromMetadata) {
     try {
-      idpCertificate = normaliseCertificate(idpCertificate);
+      idpCertificate = normaliseCertificates(idpCertificate).join('');
     } catch (err) {
       problems.push({ path: 'body.idpCertificate', message: `certificate ${(err as Error).message}` });
     }
@@ -76,6 +79,7 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
       }
     }
   }
+  const mapping = input.attributeMapping ? checkAttributeMapping(input.attributeMapping, problems) : null;
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new ApiError(
@@ -91,5 +95,6 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
     idpCertificate,
     defaultRole: input.defaultRole,
     ssoRequired: input.ssoRequired,
+    attributeMapping: mapping && Object.keys(mapping).length > 0 ? mapping : null,
   };
 }

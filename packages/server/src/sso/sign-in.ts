@@ -4,8 +4,8 @@ import { type Session, startSession } from '../workspace/sessions.ts';
 import { spEndpoints } from './endpoints.ts';
 import { type ProvisionedUser, provisionSsoUser } from './provision.ts';
 import { claimAssertion, purgeUsedAssertions } from './replay.ts';
-import { samlClient } from './saml-client.ts';
-import { SamlRefusal, verifySamlResponse } from './saml-response.ts';
+import { consumeAuthnRequest, samlClient } from './saml-client.ts';
+import { IN_RESPONSE_TO_REFUSAL, SamlRefusal, verifySamlResponse } from './saml-response.ts';
 
 export interface SsoSignIn extends ProvisionedUser {
   session: Session;
@@ -32,11 +32,26 @@ export async function signInWithSamlResponse(
     sp,
     now,
   );
+  // Only now, with every check passed, is the sign-in request used up (a refused response leaves
+  // it for the genuine one).
+  if (
+    assertion.inResponseTo !== null &&
+    !(await consumeAuthnRequest(ctx.hotState, workspaceId, assertion.inResponseTo))
+  ) {
+    throw new SamlRefusal(IN_RESPONSE_TO_REFUSAL);
+  }
   await purgeUsedAssertions(db, now);
   if (!(await claimAssertion(db, workspaceId, assertion.assertionId, assertion.expiresAt, now))) {
     throw new SamlRefusal('assertion already used');
   }
-  const provisioned = await provisionSsoUser(db, workspaceId, assertion.email, config.default_role, now);
+  const provisioned = await provisionSsoUser(
+    db,
+    workspaceId,
+    assertion.email,
+    config.default_role,
+    now,
+    assertion.name,
+  );
   const session = await startSession(db, ctx.secret, provisioned.user.id, workspaceId, now);
   return { ...provisioned, session };
 }

@@ -1,12 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateIdpKeys, type IdpKeys, startTestIdp } from '../testing/saml-idp.ts';
-import { normaliseCertificate } from './certificate.ts';
+import {
+  MAX_IDP_CERTIFICATES,
+  normaliseCertificate,
+  normaliseCertificates,
+  splitCertificates,
+} from './certificate.ts';
 import { spEndpoints, ssoCallbackLocation } from './endpoints.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 
 let keys: IdpKeys;
+let other: IdpKeys;
 beforeAll(async () => {
   keys = await generateIdpKeys();
+  other = await generateIdpKeys('Next key');
 });
 
 const bare = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -37,9 +44,32 @@ describe('normaliseCertificate', () => {
     expect(() => normaliseCertificate(input)).toThrow(message);
   });
 
-  it('refuses several certificates', () => {
-    expect(() => normaliseCertificate(keys.certificate + keys.certificate)).toThrow('several certificates');
+  it('refuses several certificates where one is expected', () => {
+    expect(() => normaliseCertificate(keys.certificate + other.certificate)).toThrow('several certificates');
   });
+});
+
+describe('normaliseCertificates (a key rollover trusts several)', () => {
+  it('keeps every PEM block in order, without duplicates, and splits them back', () => {
+    const list = normaliseCertificates(`${other.certificate}\r\n${keys.certificate}\n${other.certificate}`);
+    expect(list).toEqual([normaliseCertificate(other.certificate), normaliseCertificate(keys.certificate)]);
+    expect(splitCertificates(list.join(''))).toEqual(list);
+    expect(normaliseCertificates(bare(keys.certificate))).toEqual([normaliseCertificate(keys.certificate)]);
+  });
+
+  it('names the bad block, and refuses more than the maximum', async () => {
+    expect(() =>
+      normaliseCertificates(
+        `${keys.certificate}-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----`,
+      ),
+    ).toThrow('(certificate 2) is not a valid X.509 certificate');
+    const many = await Promise.all(
+      Array.from({ length: MAX_IDP_CERTIFICATES + 1 }, (_, i) => generateIdpKeys(`k${i}`)),
+    );
+    expect(() => normaliseCertificates(many.map((k) => k.certificate).join(''))).toThrow(
+      `holds ${MAX_IDP_CERTIFICATES + 1} certificates`,
+    );
+  }, 60_000);
 });
 
 describe('parseIdpMetadata', () => {
@@ -50,7 +80,7 @@ describe('parseIdpMetadata', () => {
       expect(parsed).toEqual({
         entityId: idp.entityId,
         ssoUrl: idp.ssoUrl,
-        certificate: normaliseCertificate(keys.certificate),
+        certificates: [normaliseCertificate(keys.certificate)],
       });
       const wrapped = `<EntitiesDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata">${idp.metadataXml.replace(/^<\?xml[^>]*>/, '')}</EntitiesDescriptor>`;
       expect((await parseIdpMetadata(wrapped)).entityId).toBe(idp.entityId);

@@ -1,4 +1,4 @@
-/** Tables of single sign-on (migration 007). */
+/** Tables of single sign-on (migrations 007 and 018). */
 
 /** One SAML identity provider per workspace. */
 export interface SsoConfigsTable {
@@ -14,6 +14,8 @@ export interface SsoConfigsTable {
   default_role: 'owner' | 'analyst' | 'viewer';
   /** 0/1: password login refused to non-owner members. */
   sso_required: number;
+  /** JSON `{ "email": [...], "name": [...] }` (migration 018); null: the default attribute names. */
+  attribute_mapping: string | null;
   created_at: number;
   updated_at: number;
 }

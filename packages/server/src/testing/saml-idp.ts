@@ -62,6 +62,8 @@ export interface ResponseOptions {
   email?: string;
   /** Put the e-mail in an `email` attribute and use this NameID (format unspecified) instead. */
   opaqueNameId?: string;
+  /** The attribute statement instead of the `email` attribute (names as the IdP sends them). */
+  attributes?: Record<string, string[]>;
   inResponseTo?: string;
   audience?: string;
   recipient?: string;
@@ -127,10 +129,21 @@ function responseXml(entityId: string, sp: SpTarget, o: ResponseOptions, id: str
   const nameId = o.opaqueNameId
     ? `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${xmlEscape(o.opaqueNameId)}</saml:NameID>`
     : `<saml:NameID Format="${EMAIL_NAME_ID_FORMAT}">${xmlEscape(email)}</saml:NameID>`;
-  const attributes = o.opaqueNameId
-    ? '<saml:AttributeStatement><saml:Attribute Name="email" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">' +
-      `<saml:AttributeValue xsi:type="xs:string">${xmlEscape(email)}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`
-    : '';
+  const attributeList =
+    o.attributes ?? (o.opaqueNameId ? { email: [email] } : ({} as Record<string, string[]>));
+  const attributes =
+    Object.keys(attributeList).length === 0
+      ? ''
+      : `<saml:AttributeStatement>${Object.entries(attributeList)
+          .map(
+            ([name, values]) =>
+              `<saml:Attribute Name="${xmlEscape(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:${name.includes(':') ? 'uri' : 'basic'}">` +
+              values
+                .map((v) => `<saml:AttributeValue xsi:type="xs:string">${xmlEscape(v)}</saml:AttributeValue>`)
+                .join('') +
+              '</saml:Attribute>',
+          )
+          .join('')}</saml:AttributeStatement>`;
   return (
     '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
     `ID="${id}" Version="2.0" IssueInstant="${now.toISOString()}" Destination="${xmlEscape(o.destination ?? sp.acsUrl)}"${inResponseTo}>` +

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ATTRIBUTE_MAPPING } from '../../sso/attribute-mapping.ts';
 import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp, testDialects } from '../../testing/context.ts';
 import { generateIdpKeys, type IdpKeys } from '../../testing/saml-idp.ts';
@@ -50,8 +51,10 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       idpEntityId: '',
       ssoUrl: '',
       idpCertificate: '',
+      idpCertificates: [],
       defaultRole: 'viewer',
       ssoRequired: false,
+      attributeMapping: DEFAULT_ATTRIBUTE_MAPPING,
       updatedAt: null,
       sp: {
         entityId: `${base}/metadata`,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { findSsoConfig } from '../../sso/config-store.ts';
-import { spEndpoints, ssoCallbackLocation } from '../../sso/endpoints.ts';
+import { spEndpoints, ssoCallbackLocation, ssoErrorLocation } from '../../sso/endpoints.ts';
 import { samlClient, spMetadataXml } from '../../sso/saml-client.ts';
 import { SamlRefusal } from '../../sso/saml-response.ts';
 import { type SsoSignIn, signInWithSamlResponse } from '../../sso/sign-in.ts';
@@ -12,6 +12,7 @@ import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findWorkspace } from '../../workspace/workspaces.ts';
 import { assertValid } from '../auth.ts';
 import { installFormParsing } from '../body.ts';
+import { type ValidationIssue, validationError } from '../errors.ts';
 import type { App } from '../types.ts';
 import { AcsBody, SamlParams } from './sso-schemas.ts';
 
@@ -33,6 +34,22 @@ async function enabledSso(ctx: AppContext, workspaceId: string): Promise<SsoConf
     throw new ApiError('plan_required', 'Single sign-on needs the Enterprise plan.');
   }
   return config;
+}
+
+/** A browser navigating (the IdP's auto-submitted form), rather than an API client. */
+function wantsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /\btext\/html\b/i.test(accept);
+}
+
+/** What a failed sign-in answers: 401 naming a SAML refusal's reason; API errors as they are. */
+function refusalOf(err: unknown): ApiError {
+  if (err instanceof SamlRefusal) return new ApiError('unauthorized', err.message);
+  if (err instanceof ApiError) return err;
+  const invalid = err as { validation?: ValidationIssue[]; validationContext?: string };
+  if (Array.isArray(invalid.validation)) {
+    return validationError(invalid.validation, invalid.validationContext ?? 'body');
+  }
+  throw err;
 }
 
 /**
@@ -101,7 +118,8 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
             'Form-encoded `SAMLResponse` (HTTP-POST binding). Success: 303 to ' +
             '`/dashboard/sso-callback#accessToken=…&refreshToken=…&expiresIn=3600&workspaceId=…` with a ' +
             'session scoped to this workspace; new users are provisioned with the default role. ' +
-            'Refused response: 401 `unauthorized`, the reason in `message`.',
+            'Refused response: 401 `unauthorized`, the reason in `message`; when the request accepts ' +
+            '`text/html` (a browser), every refusal is a 303 to `/dashboard/sso-callback#error=<message>&code=<code>` instead.',
           consumes: ['application/x-www-form-urlencoded'],
           params: SamlParams,
           body: AcsBody,
@@ -109,15 +127,23 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
       },
       async (request, reply) => {
         const { workspaceId } = request.params;
-        const config = await enabledSso(ctx, workspaceId);
-        assertValid(request);
         let signIn: SsoSignIn;
         try {
+          const config = await enabledSso(ctx, workspaceId);
+          assertValid(request);
           signIn = await signInWithSamlResponse(ctx, config, request.body.SAMLResponse);
         } catch (err) {
-          if (!(err instanceof SamlRefusal)) throw err;
-          request.log.info({ workspaceId, reason: err.reason }, 'SSO response refused');
-          throw new ApiError('unauthorized', err.message);
+          const refusal = refusalOf(err);
+          if (err instanceof SamlRefusal) {
+            request.log.info({ workspaceId, reason: err.reason }, 'SSO response refused');
+          }
+          // The IdP's page posted here in a browser: back to the dashboard, which shows the reason
+          // with a link to the sign-in page. API clients get the JSON error.
+          if (!wantsHtml(request.headers.accept)) throw refusal;
+          return reply
+            .header('cache-control', 'no-store')
+            .header('referrer-policy', 'no-referrer')
+            .redirect(ssoErrorLocation(ctx.config.publicUrl, refusal.code, refusal.message), 303);
         }
         const { user, created, joined, session } = signIn;
         request.log.info(

@@ -6,6 +6,8 @@ import { IdSchema, RoleSchema } from './workspace-schemas.ts';
 export const WorkspaceParams = Type.Object({ id: IdSchema });
 export const SamlParams = Type.Object({ workspaceId: IdSchema });
 
+const AttributeNames = Type.Array(Type.String({ maxLength: 256 }), { maxItems: 10 });
+
 export const SsoConfigBody = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -14,7 +16,11 @@ export const SsoConfigBody = Type.Object(
       Type.String({ maxLength: 2048, description: 'IdP single sign-on URL (HTTP-Redirect), http or https.' }),
     ),
     idpCertificate: Type.Optional(
-      Type.String({ maxLength: 16_384, description: 'IdP signing certificate: PEM or bare base64 X.509.' }),
+      Type.String({
+        maxLength: 16_384,
+        description:
+          'IdP signing certificate(s): PEM or bare base64 X.509. Several PEM blocks (up to 4, e.g. the old and the new one during a key rollover): a signature by any of them is accepted.',
+      }),
     ),
     metadataXml: Type.Optional(
       Type.String({
@@ -22,6 +28,19 @@ export const SsoConfigBody = Type.Object(
         description:
           'IdP metadata XML. When given, entity id, SSO URL (HTTP-Redirect) and signing certificate are taken from it.',
       }),
+    ),
+    attributeMapping: Type.Optional(
+      Type.Object(
+        {
+          email: Type.Optional(AttributeNames),
+          name: Type.Optional(AttributeNames),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'SAML attribute names that carry the e-mail address and the display name, in order of preference (a list left out keeps the defaults).',
+        },
+      ),
     ),
     defaultRole: RoleSchema,
     ssoRequired: Type.Boolean({
@@ -37,9 +56,13 @@ export const SsoConfigSchema = Type.Object({
   enabled: Type.Boolean(),
   idpEntityId: Type.String(),
   ssoUrl: Type.String(),
-  idpCertificate: Type.String(),
+  idpCertificate: Type.String({
+    description: 'Every trusted signing certificate, PEM block after PEM block.',
+  }),
+  idpCertificates: Type.Array(Type.String(), { description: 'The same certificates one by one.' }),
   defaultRole: RoleSchema,
   ssoRequired: Type.Boolean(),
+  attributeMapping: Type.Object({ email: Type.Array(Type.String()), name: Type.Array(Type.String()) }),
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   sp: Type.Object({
     entityId: Type.String(),

@@ -11,6 +11,7 @@ import { decisionSearch } from './011_decision_search.ts';
 import { auditLog } from './012_audit_log.ts';
 import { decisionRuleInput } from './013_decision_rule_input.ts';
 import { decisionLink } from './014_decision_link.ts';
+import { ssoAttributeMapping } from './018_sso_attribute_mapping.ts';
 import { invitations } from './019_invitations.ts';
 import type { Dialect } from './types.ts';
 
@@ -31,6 +32,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '012_audit_log': auditLog(dialect),
         '013_decision_rule_input': decisionRuleInput(dialect),
         '014_decision_link': decisionLink(dialect),
+        '018_sso_attribute_mapping': ssoAttributeMapping(dialect),
         '019_invitations': invitations(dialect),
       };
     },
