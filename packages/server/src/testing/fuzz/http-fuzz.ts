@@ -131,7 +131,7 @@ export async function runHttpFuzz(options: {
   count: number;
   concurrency?: number;
   timeoutMs?: number;
-  onProgress?: (sent: number) => void;
+  onProgress?: (report: FuzzReport) => void;
 }): Promise<FuzzReport> {
   const report: FuzzReport = { sent: 0, byStatus: {}, failures: [] };
   const arbitrary = requestArbitrary(options.routes, options.fixture);
@@ -148,7 +148,7 @@ export async function runHttpFuzz(options: {
       }
     };
     await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
-    options.onProgress?.(report.sent);
+    options.onProgress?.(report);
   }
   return report;
 }

@@ -28,9 +28,9 @@ const report = await runHttpFuzz({
   ...target,
   seed,
   count,
-  onProgress: (sent) => {
+  onProgress: ({ sent, failures }) => {
     if (sent % 5000 === 0 || sent === count)
-      console.log(`[fuzz] ${sent}/${count} sent, ${report?.failures.length ?? 0} failures`);
+      console.log(`[fuzz] ${sent}/${count} sent, ${failures.length} failures`);
   },
 });
 const headers = {
