@@ -6,8 +6,6 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
 import { Readiness } from './readiness.ts';
-import { decisionWriter } from './scoring/decision-writer.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 
 export async function serve(args: ParsedArgs): Promise<number> {
@@ -23,8 +21,8 @@ export async function serve(args: ParsedArgs): Promise<number> {
   // Migrations are applied here, before the server listens.
   const ctx = { ...(await createContext(config, logger)), readiness };
   const app = await buildApp(ctx);
-  readiness.track('decisionWriter', decisionWriter(ctx.database).ready());
-  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  readiness.track('decisionWriter', ctx.services.decisions.writer.ready());
+  const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();
   if (webhooks) readiness.track('webhookWorker', webhooks.started);
   const address = await app.listen({ host: config.host, port: config.port });
@@ -37,7 +35,7 @@ export async function serve(args: ParsedArgs): Promise<number> {
     const port = (app.server.address() as AddressInfo).port;
     const origins = demoOrigins(config.host, port);
     const seeding = seedDemo(
-      { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now },
+      { database: ctx.database, dataDir: config.dataDir, logger, now: ctx.now, sites: ctx.services.siteKeys },
       origins,
     );
     // Tracked in the same turn as listen resolved: no request is answered in between.

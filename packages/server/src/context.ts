@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { Readiness } from './readiness.ts';
+import type { Services } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
 
@@ -17,4 +18,6 @@ export interface AppContext {
   now: () => number;
   /** Start-up steps `/readyz` waits for (set by `serve`; absent in tests that do not need it). */
   readiness?: Readiness;
+  /** Every long-lived service of the process, built once by services.ts's `createServices`. */
+  services: Services;
 }

@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { type Config, MEMORY_SHARES } from './config.ts';
 import type { AppContext } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
+import { withServices } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import { MemoryHotState } from './state/memory.ts';
 import { RedisHotState } from './state/redis.ts';
@@ -41,7 +42,7 @@ export function openHotState(config: Config): HotState {
   return new MemoryHotState(Date.now, Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.hotState));
 }
 
-/** Composition root: config → storage → hot state → context. */
+/** Composition root: config → storage → hot state → services (services.ts) → context. */
 export async function createContext(
   config: Config,
   logger: Logger = createLogger(config),
@@ -51,7 +52,7 @@ export async function createContext(
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const hotState = openHotState(config);
   const secret = await loadInstanceSecret(database, config.secret);
-  return { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };
+  return withServices({ config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now });
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

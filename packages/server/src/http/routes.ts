@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { IdentityClusters } from '../scoring/identity.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
@@ -21,8 +20,6 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  // One identity graph per process: the engine updates it, the cluster routes read it.
-  const identity = new IdentityClusters(ctx);
   const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
     authRoutes,
     workspaceRoutes,
@@ -30,10 +27,10 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     memberRoutes,
     rulesRoutes,
     listsRoutes,
-    (scope, c) => scoringArea(scope, c, identity),
+    scoringArea,
     decisionRoutes,
     entityRoutes,
-    (scope, c) => clusterRoutes(scope, c, identity),
+    clusterRoutes,
     statsRoutes,
     staticRoutes,
     dashboardArea,

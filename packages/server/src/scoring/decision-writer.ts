@@ -3,7 +3,7 @@ import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { deliveryRow, notifyQueued, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
+import { deliveryRow, type OutboxSignal, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
 import {
   type BoundWrite,
   type CommitResult,
@@ -54,7 +54,10 @@ export class DecisionWriter {
    */
   readonly writes: Kysely<DB>;
 
-  constructor(database: Database) {
+  constructor(
+    database: Database,
+    private readonly outbox: OutboxSignal,
+  ) {
     if (database.sqlite) {
       const sqlite = sqliteCommitter(database);
       this.commitBatch = sqlite.commit;
@@ -109,20 +112,8 @@ export class DecisionWriter {
         }
       }
     }
-    if (queued > 0) notifyQueued();
+    if (queued > 0) this.outbox.queued();
   }
-}
-
-const writers = new WeakMap<Database, DecisionWriter>();
-
-/** The one writer of a database (group commit only works if everyone shares it). */
-export function decisionWriter(database: Database): DecisionWriter {
-  let writer = writers.get(database);
-  if (!writer) {
-    writer = new DecisionWriter(database);
-    writers.set(database, writer);
-  }
-  return writer;
 }
 
 /** Every column of a decision row, in one fixed order (the object type makes the list complete). */

@@ -4,7 +4,6 @@ import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { applyCustomRules, eventVariables, isRuleSignal } from '../rules/apply.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
-import { ruleStore } from '../rules/store.ts';
 import {
   type BrowserSession,
   isCarriedRule,
@@ -15,7 +14,6 @@ import type { EngineResult, ScoringEngine, ScoringInput, Signal } from './engine
 import { buildFeatures, type Features } from './features.ts';
 import { History } from './history.ts';
 import { IdentityClusters } from './identity.ts';
-import { ipIntelReady } from './ip-intel.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule, rulesetVersion } from './ruleset.ts';
 import { CARRIED, carryBrowserSession, carryRecentRisk, session } from './signals/session.ts';
 import type { SignalFamily } from './signals/types.ts';
@@ -51,7 +49,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     return v;
   };
   // Load the offline ASN database in the background now, with this instance's settings.
-  void ipIntelReady(ctx.config.ipDatabase);
+  void ctx.services.ipIntel.ready();
   const history = new History(ctx);
   /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
   const previousSession = new WeakMap<EngineResult, BrowserSession>();
@@ -79,7 +77,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const c = input.request.context;
       const [{ features, stable }, custom] = await Promise.all([
         buildFeatures(input, history),
-        ruleStore(ctx).load(input.site.id),
+        ctx.services.rules.load(input.site.id),
       ]);
       const [identity, browserSession] = await Promise.all([
         identityAllowed(input.workspace)
@@ -142,7 +140,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const rebuilt = (async () => {
         for (const site of sites) await history.ensureRebuilt(site.id);
       })();
-      await Promise.all([ipIntelReady(ctx.config.ipDatabase), rebuilt]);
+      await Promise.all([ctx.services.ipIntel.ready(), rebuilt]);
     },
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {

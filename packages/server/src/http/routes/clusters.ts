@@ -3,7 +3,6 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
-import type { IdentityClusters } from '../../scoring/identity.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -68,7 +67,8 @@ interface Membership {
  * When the graph no longer remembers any of those accounts, the answer is what the recorded
  * decisions say: the accounts scored under the id and the latest of their identity counts.
  */
-export async function clusterRoutes(app: App, ctx: AppContext, identity: IdentityClusters): Promise<void> {
+export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
+  const identity = ctx.services.identity;
   const db = ctx.database.db;
 
   /** The id's cluster from the recorded decisions alone (accounts scored under it). */

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { DecisionFilters } from '../../decisions/search.ts';
 import { ApiError } from '../../errors.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 import type { Operation } from '../../workspace/permissions.ts';
@@ -10,7 +11,6 @@ import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts'
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
-import { type DecisionFilters, decisionConditions } from './decision-search.ts';
 import { badQuery } from './decision-time.ts';
 import {
   DecisionDetail,
@@ -51,11 +51,7 @@ async function accessibleDecision(
   id: string,
   operation: Operation,
 ): Promise<DecisionsTable> {
-  const row = await ctx.database.db
-    .selectFrom('decisions')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await ctx.services.decisions.byId(id);
   if (!row) throw new ApiError('not_found', 'Decision not found.');
   try {
     await requireSite(ctx, principalOf(request), row.site_id, operation);
@@ -68,7 +64,7 @@ async function accessibleDecision(
 }
 
 /** One page of the filtered decisions, newest first, after `cursor`. */
-export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | keyof DecisionsTable>(
+export async function decisionPage<C extends keyof DecisionsTable>(
   ctx: AppContext,
   filters: DecisionFilters,
   columns: readonly C[],
@@ -76,23 +72,7 @@ export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | 
   cursor: string | undefined,
 ) {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  let q = ctx.database.db
-    .selectFrom('decisions')
-    .select(columns as readonly (keyof DecisionsTable)[])
-    .where(decisionConditions(ctx.database.dialect, filters));
-  if (after) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
-  }
-  const rows = (await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute()) as unknown as Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>;
+  const rows = await ctx.services.decisions.page(filters, columns as readonly C[], limit + 1, after);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
@@ -151,7 +131,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
       const { format, ...filters } = request.query;
-      decisionConditions(ctx.database.dialect, filters); // 400 before the stream starts
+      ctx.services.decisions.checkFilters(filters); // 400 before the stream starts
       const chunks = exportChunks(format, (cursor) =>
         decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
       );
@@ -203,11 +183,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       const row = await accessibleDecision(ctx, request, request.params.id, 'decisions.label');
       assertValid(request);
       const labeledAt = ctx.now();
-      await ctx.database.db
-        .updateTable('decisions')
-        .set({ label: request.body.label, labeled_at: labeledAt })
-        .where('id', '=', row.id)
-        .execute();
+      await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
       return ok(decisionDetail({ ...row, label: request.body.label, labeled_at: labeledAt }));
     },
   );

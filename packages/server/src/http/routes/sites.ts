@@ -184,7 +184,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         allowedOrigins: body.allowedOrigins ? normaliseOrigins(body.allowedOrigins) : undefined,
         settings: body.settings,
       };
-      const updated = await updateSite(db, site, patch, ctx.now());
+      const updated = await updateSite(db, site, patch, ctx.now(), ctx.services.siteKeys);
       return ok(siteView(updated));
     },
   );
@@ -208,7 +208,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const actor = await actorOf(ctx, principalOf(request));
       // The audit entry names the new public site key and when; never a secret.
       const keys = await db.transaction().execute(async (trx) => {
-        const rotated = await rotateSiteKeys(trx, site.id, now);
+        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteKeys);
         await recordAudit(
           trx,
           actor,
