@@ -239,7 +239,7 @@ describe('site auth of the scoring routes', () => {
           payload: loginEvent(),
         });
       expect((await post()).json().data.identity).toBeUndefined();
-      // As `warden workspace plan` in another process would: no sitesChanged() here.
+      // As `warden workspace plan` in another process would: no siteKeys.changed() here.
       await clocked.ctx.database.db
         .updateTable('workspaces')
         .set({ plan: 'pro' })
