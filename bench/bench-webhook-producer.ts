@@ -1,5 +1,7 @@
+import { openDecisionLog } from '../packages/server/src/decisions/decision-log.ts';
 import type { Database } from '../packages/server/src/storage/db.ts';
 import { openDatabase } from '../packages/server/src/storage/db.ts';
+import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import {
   decisionRow,
   recordDecision,
@@ -26,10 +28,11 @@ export async function produce(
   const started = Date.now();
   let produced = 0;
   const inFlight = new Set<Promise<boolean>>();
+  const decisions = openDecisionLog(database, new OutboxSignal());
   while (produced < total) {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + perTick);
     for (; produced < due && inFlight.size < inFlightMax; produced++) {
-      const p: Promise<boolean> = recordDecision(database, decisionRow(site)).finally(() =>
+      const p: Promise<boolean> = recordDecision(decisions, decisionRow(site)).finally(() =>
         inFlight.delete(p),
       );
       inFlight.add(p);

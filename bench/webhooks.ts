@@ -21,6 +21,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../packages/server/src/config.ts';
 import type { AppContext } from '../packages/server/src/context.ts';
+import { withServices } from '../packages/server/src/services.ts';
 import { MemoryHotState } from '../packages/server/src/state/memory.ts';
 import { migrate, openDatabase } from '../packages/server/src/storage/db.ts';
 import { WebhookDispatcher } from '../packages/server/src/webhooks/dispatcher.ts';
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     if (databaseUrl) await pgAdmin(databaseUrl, `drop schema ${pgSchema} cascade`);
   };
   await migrate(database);
-  const ctx: AppContext = {
+  const ctx: AppContext = withServices({
     config,
     database,
     hotState: new MemoryHotState(),
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     logger: pino({ level: 'silent' }),
     secret: 'bench',
     now: Date.now,
-  };
+  });
   const site = await createSite(database, 'pro');
   await configureWebhook(database, site.siteId, url);
   const dispatcher = new WebhookDispatcher(ctx);
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     // the dispatcher alone.
     for (let i = 0; i < total; i += 500) {
       const batch = Array.from({ length: Math.min(500, total - i) }, () => decisionRow(site));
-      await Promise.all(batch.map((decision) => recordDecision(database, decision)));
+      await Promise.all(batch.map((decision) => recordDecision(ctx.services.decisions, decision)));
     }
     console.log(`[bench:webhooks] drain mode: ${total} deliveries queued on ${database.dialect}`);
     const start = Date.now();

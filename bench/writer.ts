@@ -15,6 +15,7 @@ import { openConfiguredDatabase } from '../packages/server/src/main.ts';
 import { timeOrderedId } from '../packages/server/src/scoring/decision-id.ts';
 import { DecisionWriter } from '../packages/server/src/scoring/decision-writer.ts';
 import { migrate } from '../packages/server/src/storage/db.ts';
+import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
 import { cpuSince, readThreadTicks } from './lib/proc-stat.ts';
 
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     await migrate(database);
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
-    const writer = new DecisionWriter(database);
+    const writer = new DecisionWriter(database, new OutboxSignal());
     await writer.ready();
     let before = readThreadTicks(process.pid);
     let started = Date.now();

@@ -10,9 +10,7 @@ import { tuneHeap } from './heap-tuning.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
 import { Readiness } from './readiness.ts';
-import { decisionWriter } from './scoring/decision-writer.ts';
 import { seedDemoAfterListen, untilSignal } from './serve-steps.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export async function serve(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
@@ -36,8 +34,8 @@ async function serveInOneProcess(config: Config, logger: Logger): Promise<number
   // Migrations are applied here, before the server listens.
   const ctx = { ...(await createContext(config, logger)), readiness };
   const app = await buildApp(ctx);
-  readiness.track('decisionWriter', decisionWriter(ctx.database).ready());
-  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  readiness.track('decisionWriter', ctx.services.decisions.writer.ready());
+  const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();
   if (webhooks) readiness.track('webhookWorker', webhooks.started);
   const address = await app.listen({ host: config.host, port: config.port });

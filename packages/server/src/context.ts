@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { Readiness } from './readiness.ts';
+import type { RemoteCommit } from './scoring/decision-writer.ts';
 import type { IdentityService } from './scoring/identity.ts';
+import type { Services } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
 import type { LookupAll } from './webhooks/safe-url.ts';
@@ -23,7 +25,16 @@ export interface AppContext {
   readiness?: Readiness;
   /**
    * Set in a `serve --workers` worker (cluster/worker.ts): the primary runs the sweepers and, on
-   * the embedded default, owns the identity graph this worker scores with.
+   * the embedded default, owns the identity graph this worker scores with and commits its decisions
+   * (`createServices` builds the decision log on `commit` and the engine on `identity`).
    */
-  worker?: { identity: IdentityService | undefined };
+  worker?: WorkerLink;
+  /** Every long-lived service of the process, built once by services.ts's `createServices`. */
+  services: Services;
+}
+
+/** What a `serve --workers` worker reaches on the primary (undefined: its own, as a process). */
+export interface WorkerLink {
+  identity: IdentityService | undefined;
+  commit?: RemoteCommit | undefined;
 }

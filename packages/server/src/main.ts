@@ -2,8 +2,9 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { Registry } from 'prom-client';
 import { type Config, MEMORY_SHARES } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, WorkerLink } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
+import { withServices } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import { MemoryHotState } from './state/memory.ts';
 import { RedisHotState } from './state/redis.ts';
@@ -46,9 +47,11 @@ export interface ContextOptions {
   migrate?: boolean;
   /** The hot state to use instead of the configured one (a worker's reaches the primary's). */
   hotState?: HotState;
+  /** A `serve --workers` worker's link to the primary (its services are built on it). */
+  worker?: WorkerLink;
 }
 
-/** Composition root: config → storage → hot state → context. */
+/** Composition root: config → storage → hot state → services (services.ts) → context. */
 export async function createContext(
   config: Config,
   logger: Logger = createLogger(config),
@@ -61,7 +64,8 @@ export async function createContext(
   }
   const hotState = options.hotState ?? openHotState(config);
   const secret = await loadInstanceSecret(database, config.secret);
-  return { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };
+  const base = { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };
+  return withServices(options.worker ? { ...base, worker: options.worker } : base);
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

@@ -52,11 +52,8 @@ function bound<C>(bind: (key: string) => C): (key: string) => C {
   };
 }
 
-const built = new WeakMap<Registry, ServiceMetrics>();
-
+/** Built once per process, in services.ts (`services.metrics`). */
 export function serviceMetrics(registry: Registry): ServiceMetrics {
-  const existing = built.get(registry);
-  if (existing) return existing;
   const requests = metric(
     registry,
     'warden_http_requests_total',
@@ -162,6 +159,5 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
       challengeChild(outcome).inc();
     },
   };
-  built.set(registry, metrics);
   return metrics;
 }

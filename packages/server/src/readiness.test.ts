@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from './http/app.ts';
 import { Readiness } from './readiness.ts';
-import { decisionWriter } from './scoring/decision-writer.ts';
 import { createTestContext, testAppOf } from './testing/context.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -47,7 +46,7 @@ describe('/readyz waits for the start-up steps', () => {
   it('the decision writer thread and the webhook worker say when they are up', async () => {
     const ctx = await createTestContext({ sqliteFile: true });
     try {
-      await decisionWriter(ctx.database).ready();
+      await ctx.services.decisions.writer.ready();
       const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 10 });
       dispatcher.start();
       await dispatcher.started;

@@ -1,6 +1,7 @@
 // Steps `warden serve` takes in one process and in the primary of `--workers N` alike.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { Services } from './services.ts';
 import type { Database } from './storage/db.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 
@@ -10,7 +11,7 @@ import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from '
  */
 export function seedDemoAfterListen(
   config: Config,
-  ctx: { database: Database; logger: Logger; now: () => number },
+  ctx: { database: Database; logger: Logger; now: () => number; services: Pick<Services, 'siteKeys'> },
   address: string,
   listening: unknown,
 ): Promise<void> | null {
@@ -18,7 +19,13 @@ export function seedDemoAfterListen(
   const port = (listening as { port: number }).port;
   const origins = demoOrigins(config.host, port);
   return seedDemo(
-    { database: ctx.database, dataDir: config.dataDir, logger: ctx.logger, now: ctx.now },
+    {
+      database: ctx.database,
+      dataDir: config.dataDir,
+      logger: ctx.logger,
+      now: ctx.now,
+      sites: ctx.services.siteKeys,
+    },
     origins,
   ).then((seeded) => {
     if (seeded) {

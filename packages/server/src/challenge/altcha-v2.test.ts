@@ -144,7 +144,7 @@ describe('the solved PoW v2 payload', () => {
     const parsed = parseId(id);
     if (!parsed) throw new Error('not a challenge id');
     const signed = body(site.id, parsed.salt, parsed.expiresAt, parsed.difficulty);
-    const nonce = secretNumber(t.ctx.secret, signed, 2 ** parsed.difficulty);
+    const nonce = secretNumber(t.ctx.services.keys.pow, signed, 2 ** parsed.difficulty);
     const plain = await t.app.inject({
       method: 'POST',
       url: '/api/antibot/verify/challenge/verify',

@@ -80,7 +80,7 @@ function sortKeys(value: unknown): unknown {
 
 /** The site's ALTCHA signing key (both forms); only the server holds it. */
 export function altchaKey(ctx: AppContext, site: SitesTable): Buffer {
-  return hmac(ctx.secret, `altcha|${site.id}`);
+  return hmac(ctx.services.keys.pow, `altcha|${site.id}`);
 }
 
 function signatureOf(ctx: AppContext, site: SitesTable, parameters: unknown): string {
@@ -88,7 +88,7 @@ function signatureOf(ctx: AppContext, site: SitesTable, parameters: unknown): st
 }
 
 function secretCounter(ctx: AppContext, signed: string, counters: number): number {
-  return secretNumber(ctx.secret, `v2|${signed}`, counters - 1);
+  return secretNumber(ctx.services.keys.pow, `v2|${signed}`, counters - 1);
 }
 
 export async function issueAltchaV2Challenge(

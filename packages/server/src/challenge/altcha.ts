@@ -49,7 +49,7 @@ export async function issueAltchaChallenge(
   const salt = `${descriptor.challenge_id}?expires=${expires}`;
   const checked = checkChallengeId(ctx, site, descriptor.challenge_id);
   if (typeof checked === 'string') throw new Error(`a challenge just issued is ${checked}`);
-  const n = secretNumber(ctx.secret, checked.signed, descriptor.maxnumber);
+  const n = secretNumber(ctx.services.keys.pow, checked.signed, descriptor.maxnumber);
   const challenge = sha256Hex(salt + n);
   return {
     algorithm: 'SHA-256',

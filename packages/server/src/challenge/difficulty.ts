@@ -31,32 +31,37 @@ export function parseDifficulty(value: unknown): number | undefined {
   );
 }
 
-const floors = new Map<string, number | undefined>();
+/** `powFloor` of a site's settings JSON (1–26), undefined when not set or invalid. */
+export function parsePowFloor(settingsJson: string): number | undefined {
+  try {
+    const settings: unknown = JSON.parse(settingsJson);
+    const value =
+      typeof settings === 'object' && settings !== null
+        ? (settings as Record<string, unknown>).powFloor
+        : undefined;
+    return typeof value === 'number' &&
+      Number.isInteger(value) &&
+      value >= MIN_DIFFICULTY &&
+      value <= MAX_DIFFICULTY
+      ? value
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembered `parsePowFloor` answers by settings text (services.ts: `memo.powFloor`). */
+export interface PowFloors {
+  get(settingsJson: string): number | undefined;
+}
 
 /** The site's floor: `powFloor` in site settings (1–26) when set, otherwise the configured default. */
-export function siteFloor(site: SitesTable, configFloor: number): number {
-  let floor = floors.get(site.settings);
-  if (!floors.has(site.settings)) {
-    try {
-      const settings: unknown = JSON.parse(site.settings);
-      const value =
-        typeof settings === 'object' && settings !== null
-          ? (settings as Record<string, unknown>).powFloor
-          : undefined;
-      floor =
-        typeof value === 'number' &&
-        Number.isInteger(value) &&
-        value >= MIN_DIFFICULTY &&
-        value <= MAX_DIFFICULTY
-          ? value
-          : undefined;
-    } catch {
-      floor = undefined;
-    }
-    if (floors.size > 10_000) floors.clear();
-    floors.set(site.settings, floor);
-  }
-  return floor ?? configFloor;
+export function siteFloor(
+  site: SitesTable,
+  configFloor: number,
+  floors: PowFloors = { get: parsePowFloor },
+): number {
+  return floors.get(site.settings) ?? configFloor;
 }
 
 /** +1 per doubling of the recent challenge rate above `free` requests. */

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { serviceMetrics } from '../metrics.ts';
 import type { DB } from '../storage/db.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
@@ -46,18 +45,14 @@ export interface ParsedId {
   difficulty: number;
 }
 
-const keys = new Map<string, Buffer>();
-function powKey(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createHmac('sha256', secret).update('warden:pow:v1').digest();
-    keys.set(secret, key);
-  }
-  return key;
+/** The proof-of-work key derived from the instance secret (derived once, in services.ts's `SigningKeys`). */
+export function powKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('warden:pow:v1').digest();
 }
 
-export function hmac(secret: string, text: string): Buffer {
-  return createHmac('sha256', powKey(secret)).update(text).digest();
+/** `key`: powKey(secret). */
+export function hmac(key: Buffer, text: string): Buffer {
+  return createHmac('sha256', key).update(text).digest();
 }
 
 export function body(siteId: string, salt: string, expiresAt: number, difficulty: number): string {
@@ -65,8 +60,8 @@ export function body(siteId: string, salt: string, expiresAt: number, difficulty
 }
 
 /** The secret solution: derived, never stored. */
-export function secretNumber(secret: string, signed: string, maxnumber: number): number {
-  const bytes = hmac(secret, `n|${signed}`);
+export function secretNumber(key: Buffer, signed: string, maxnumber: number): number {
+  const bytes = hmac(key, `n|${signed}`);
   return bytes.readUIntBE(0, 6) % (maxnumber + 1);
 }
 
@@ -93,7 +88,7 @@ export async function issueChallenge(
   ]);
   const difficulty = effectiveDifficulty({
     requested: options.difficulty,
-    floor: siteFloor(site, ctx.config.powFloor),
+    floor: siteFloor(site, ctx.config.powFloor, ctx.services.memo.powFloor),
     ipRate,
     deviceRate,
     risk: options.risk,
@@ -102,9 +97,9 @@ export async function issueChallenge(
   const salt = randomBytes(12).toString('hex');
   const expiresAt = ctx.now() + CHALLENGE_TTL_MS;
   const signed = body(site.id, salt, expiresAt, difficulty);
-  const tag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16).toString('base64url');
-  const n = secretNumber(ctx.secret, signed, maxnumber);
-  serviceMetrics(ctx.metrics).challenge('issued');
+  const tag = hmac(ctx.services.keys.pow, `id|${signed}`).subarray(0, 16).toString('base64url');
+  const n = secretNumber(ctx.services.keys.pow, signed, maxnumber);
+  ctx.services.metrics.challenge('issued');
   return {
     challenge_id: `ch_${salt}.${expiresAt.toString(36)}.${difficulty}.${tag}`,
     algorithm: 'SHA-256',
@@ -133,9 +128,7 @@ export async function verifyChallenge(
 
 /** The verification, counted in warden_challenges_total (solved, or the reason it failed). */
 export function counted(ctx: AppContext, verification: ChallengeVerification): ChallengeVerification {
-  serviceMetrics(ctx.metrics).challenge(
-    verification.valid ? 'solved' : (verification.reason ?? 'invalid_proof'),
-  );
+  ctx.services.metrics.challenge(verification.valid ? 'solved' : (verification.reason ?? 'invalid_proof'));
   return verification;
 }
 
@@ -155,7 +148,7 @@ async function checkProof(
   const { parsed, signed } = checked;
   const n = parseNonce(proof.nonce);
   const maxnumber = 2 ** parsed.difficulty;
-  if (n === undefined || n !== secretNumber(ctx.secret, signed, maxnumber)) {
+  if (n === undefined || n !== secretNumber(ctx.services.keys.pow, signed, maxnumber)) {
     await countWrongAnswer(ctx, site, parsed);
     return fail('invalid_proof');
   }
@@ -171,7 +164,7 @@ export function checkChallengeId(
   const parsed = parseId(id);
   if (!parsed || parsed.difficulty < 1 || parsed.difficulty > 26) return 'unknown_challenge';
   const signed = body(site.id, parsed.salt, parsed.expiresAt, parsed.difficulty);
-  const expectedTag = hmac(ctx.secret, `id|${signed}`).subarray(0, 16);
+  const expectedTag = hmac(ctx.services.keys.pow, `id|${signed}`).subarray(0, 16);
   const givenTag = Buffer.from(id.slice(id.lastIndexOf('.') + 1), 'base64url');
   if (givenTag.length !== expectedTag.length || !timingSafeEqual(givenTag, expectedTag)) {
     return 'unknown_challenge';

@@ -1,13 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { startScoringSweeps } from '../http/routes/scoring.ts';
 import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
-import { decisionWriter } from '../scoring/decision-writer.ts';
-import { IdentityClusters } from '../scoring/identity.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
-import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
 import { READY, type ReadyMessage } from './protocol.ts';
 
@@ -46,18 +42,19 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   // Migrations run here, once, before any worker starts.
   const ctx = { ...(await createContext(config, logger)), readiness };
   const embeddedStore = ctx.database.dialect === 'sqlite';
-  const writer = embeddedStore ? decisionWriter(ctx.database) : undefined;
+  const writer = embeddedStore ? ctx.services.decisions.writer : undefined;
   if (writer) track('decisionWriter', writer.ready());
   const services: OwnedServices = {
     hotState: ctx.hotState,
     // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
-    identity: embeddedStore ? new IdentityClusters(ctx, { poll: false }) : undefined,
+    identity: embeddedStore ? ctx.services.identity : undefined,
     commit: writer ? (row, key) => writer.write(row, key) : undefined,
   };
-  const webhooks = config.webhookWorker ? new WebhookDispatcher(ctx) : null;
+  const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();
   if (webhooks) track('webhookWorker', webhooks.started);
-  const stopSweeps = startScoringSweeps(ctx);
+  ctx.services.sweeper.start();
+  const stopSweeps = () => ctx.services.sweeper.stop();
 
   let stopping = false;
   let ready: ReadyMessage | null = null;

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { buildApp } from '../http/app.ts';
 import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
-import { commitElsewhere } from '../scoring/decision-writer.ts';
+import type { RemoteCommit } from '../scoring/decision-writer.ts';
 import type { IdentityService } from '../scoring/identity.ts';
 import { untilSignal } from '../serve-steps.ts';
 import { IpcHotState } from './ipc-hot-state.ts';
@@ -51,13 +51,19 @@ export async function runWorker(config: Config, logger: Logger): Promise<number>
   const since = Number(process.env[WORKER_ENV]);
   const embeddedStore = !config.databaseUrl;
   const hotState = config.redisUrl ? undefined : new IpcHotState(owner, Number.isFinite(since) ? since : 0);
-  const base = await createContext(config, logger, { migrate: false, ...(hotState ? { hotState } : {}) });
-  const ctx = {
-    ...base,
-    readiness,
-    worker: { identity: embeddedStore ? ownerIdentity(owner) : undefined },
-  };
-  if (embeddedStore) commitElsewhere(ctx.database, (row, key) => owner.call(['commit', row, key ?? null]));
+  // On the embedded default the primary owns the identity graph and commits every decision.
+  const worker = embeddedStore
+    ? {
+        identity: ownerIdentity(owner),
+        commit: ((row, key) => owner.call(['commit', row, key ?? null])) satisfies RemoteCommit,
+      }
+    : { identity: undefined };
+  const base = await createContext(config, logger, {
+    migrate: false,
+    worker,
+    ...(hotState ? { hotState } : {}),
+  });
+  const ctx = { ...base, readiness };
   const app = await buildApp(ctx);
   await app.listen({ host: config.host, port: config.port });
   logger.debug({ pid: process.pid }, 'worker listening');

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { AppContext } from '../context.ts';
-import { type DecisionFilters, decisionConditions } from '../http/routes/decision-search.ts';
+import type { DecisionFilters } from '../decisions/search.ts';
 import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
 
 /**
@@ -95,41 +95,7 @@ export async function entitySummary(
   clusterAccounts?: readonly string[],
 ): Promise<EntitySummary> {
   const filters: DecisionFilters = { siteId, [kind]: value, ...(clusterAccounts ? { clusterAccounts } : {}) };
-  const where = decisionConditions(ctx.database.dialect, filters);
-  const db = ctx.database.db;
-  const base = () => db.selectFrom('decisions').where(where);
-  const [totals, groups, clusters, latest] = await Promise.all([
-    base()
-      .select((eb) => [
-        eb.fn.countAll().as('total'),
-        eb.fn.min('created_at').as('first'),
-        eb.fn.max('created_at').as('last'),
-        eb.fn.count('account_id').distinct().as('accounts'),
-        eb.fn.count('ip_address').distinct().as('ips'),
-        eb.fn
-          .count(eb.fn('nullif', ['device_id', eb.val('')]))
-          .distinct()
-          .as('devices'),
-      ])
-      .executeTakeFirstOrThrow(),
-    base()
-      .select((eb) => ['classification', 'action', 'label', eb.fn.countAll().as('n')])
-      .groupBy(['classification', 'action', 'label'])
-      .execute(),
-    base()
-      .select('cluster_id')
-      .distinct()
-      .where('cluster_id', 'is not', null)
-      .orderBy('cluster_id')
-      .limit(20)
-      .execute(),
-    base()
-      .select(['features', 'user_agent'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
-  ]);
+  const { groups, clusters, latest, ...totals } = await ctx.services.decisions.aggregate(filters);
   const byClassification = Object.fromEntries(CLASSIFICATIONS.map((c) => [c, 0]));
   const byAction = Object.fromEntries(ACTIONS.map((a) => [a, 0]));
   const labels = { fraud: 0, legit: 0, none: 0 };
@@ -146,15 +112,15 @@ export async function entitySummary(
     kind,
     value,
     total: Number(totals.total),
-    firstSeenAt: iso(totals.first as number | null),
-    lastSeenAt: iso(totals.last as number | null),
+    firstSeenAt: iso(totals.first),
+    lastSeenAt: iso(totals.last),
     byClassification,
     byAction,
     labels,
     accounts: Number(totals.accounts),
     ips: Number(totals.ips),
     devices: Number(totals.devices),
-    clusters: clusters.map((c) => c.cluster_id as string),
+    clusters,
     network: latest ? networkOf(latest.features, kind) : null,
     userAgent: latest && ua ? { raw: latest.user_agent, ...ua } : null,
   };

@@ -5,7 +5,7 @@ import { createTestContext } from '../testing/context.ts';
 import { deviceIdFromEvidence, stableFingerprint } from './device-id.ts';
 import { hardwareProfileFromStable, hardwareProfileOf } from './hardware.ts';
 import { registerFingerprint } from './register.ts';
-import { signToken, TOKEN_TTL_MS, verifyToken } from './token.ts';
+import { fingerprintTokenKey, signToken, TOKEN_TTL_MS, verifyToken } from './token.ts';
 
 describe('device id', () => {
   it('is stable for the same browser whatever the window, time, nonce or user agent version', () => {
@@ -75,7 +75,7 @@ describe('hardware profile', () => {
 });
 
 describe('tokens', () => {
-  const secret = 's'.repeat(32);
+  const secret = fingerprintTokenKey('s'.repeat(32));
   const now = 1_700_000_000_000;
 
   it('verifies for its site until it expires after 10 minutes', () => {
@@ -93,7 +93,7 @@ describe('tokens', () => {
     const [p, b, m] = token.split('.');
     const forged = Buffer.from(`site_a\ndev_2\n${now + TOKEN_TTL_MS}`).toString('base64url');
     expect(verifyToken(secret, `${p}.${forged}.${m}`, 'site_a', now).status).toBe('invalid');
-    expect(verifyToken('t'.repeat(32), token, 'site_a', now).status).toBe('invalid');
+    expect(verifyToken(fingerprintTokenKey('t'.repeat(32)), token, 'site_a', now).status).toBe('invalid');
     expect(b).toBeTruthy();
   });
 });
@@ -115,12 +115,14 @@ describe('registerFingerprint', () => {
     const reg = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     expect(reg.device_id).toBe(deviceIdFromEvidence(FINGERPRINT));
     expect(reg.expires_at).toBe(new Date(clock + TOKEN_TTL_MS).toISOString());
-    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now())).toMatchObject({
+    expect(verifyToken(ctx.services.keys.fingerprintToken, reg.token, site.id, ctx.now())).toMatchObject({
       status: 'valid',
       deviceId: reg.device_id,
     });
     clock += TOKEN_TTL_MS;
-    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now()).status).toBe('expired');
+    expect(verifyToken(ctx.services.keys.fingerprintToken, reg.token, site.id, ctx.now()).status).toBe(
+      'expired',
+    );
   });
 
   it("remembers the device's hardware profile for the server side, which only gets the token", async () => {
@@ -136,7 +138,7 @@ describe('registerFingerprint', () => {
     const site = testSite();
     const reg = await registerFingerprint(ctx, site, { fingerprint: {} });
     expect(reg.device_id).toBe('');
-    expect(verifyToken(ctx.secret, reg.token, site.id, ctx.now())).toMatchObject({
+    expect(verifyToken(ctx.services.keys.fingerprintToken, reg.token, site.id, ctx.now())).toMatchObject({
       status: 'valid',
       deviceId: '',
     });

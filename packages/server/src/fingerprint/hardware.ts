@@ -53,28 +53,29 @@ export function hardwareMapKey(siteId: string, deviceId: string): string {
   return `hwp:${siteId}:${deviceId}`;
 }
 
-const written = new WeakMap<HotState, Map<string, number>>();
+const REMEMBERED_WRITES = 50_000;
 
-/** Remember `deviceId → profile` (skipped when this process wrote it within the last hour). */
-export async function rememberHardwareProfile(
-  h: HotState,
-  siteId: string,
-  deviceId: string,
-  profile: string,
-  now: number,
-): Promise<void> {
-  if (!deviceId || !profile) return;
-  let seen = written.get(h);
-  if (!seen) {
-    seen = new Map();
-    written.set(h, seen);
+/** The device → hardware profile entries this process wrote and when (one per process, services.ts). */
+export class HardwareProfileWrites {
+  private readonly written = new Map<string, number>();
+  /** The hot state the entries were written to (another one, e.g. a test's fresh store, starts over). */
+  private store: HotState | null = null;
+
+  /** Remember `deviceId → profile` (skipped when this process wrote it within the last hour). */
+  async remember(h: HotState, siteId: string, deviceId: string, profile: string, now: number): Promise<void> {
+    if (!deviceId || !profile) return;
+    const seen = this.written;
+    if (this.store !== h) {
+      seen.clear();
+      this.store = h;
+    }
+    const key = hardwareMapKey(siteId, deviceId);
+    const at = seen.get(key);
+    if (at !== undefined && now - at >= 0 && now - at < REWRITE_MS) return;
+    if (seen.size >= REMEMBERED_WRITES) seen.clear();
+    seen.set(key, now);
+    await h.set(key, profile, HARDWARE_MAP_TTL_MS);
   }
-  const key = hardwareMapKey(siteId, deviceId);
-  const at = seen.get(key);
-  if (at !== undefined && now - at >= 0 && now - at < REWRITE_MS) return;
-  if (seen.size >= 50_000) seen.clear();
-  seen.set(key, now);
-  await h.set(key, profile, HARDWARE_MAP_TTL_MS);
 }
 
 /** The hardware profile of a device (as remembered when its token was issued), "" when unknown. */

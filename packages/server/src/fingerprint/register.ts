@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { deviceIdFromStable, stableFingerprint } from './device-id.ts';
-import { hardwareProfileFromStable, rememberHardwareProfile } from './hardware.ts';
+import { hardwareProfileFromStable } from './hardware.ts';
 import { signToken, TOKEN_TTL_MS } from './token.ts';
 
 export interface FingerprintRegistration {
@@ -29,15 +29,11 @@ export async function registerFingerprint(
   const expiresAt = now + TOKEN_TTL_MS;
   // The server side only sees the token: remember the device's hardware profile for it.
   if (deviceId !== '')
-    await rememberHardwareProfile(
-      ctx.hotState,
-      site.id,
-      deviceId,
-      hardwareProfileFromStable(stable),
-      now,
-    ).catch((err: unknown) => ctx.logger.warn({ err, siteId: site.id }, 'hardware profile not remembered'));
+    await ctx.services.hardwareWrites
+      .remember(ctx.hotState, site.id, deviceId, hardwareProfileFromStable(stable), now)
+      .catch((err: unknown) => ctx.logger.warn({ err, siteId: site.id }, 'hardware profile not remembered'));
   return {
-    token: signToken(ctx.secret, site.id, deviceId, expiresAt),
+    token: signToken(ctx.services.keys.fingerprintToken, site.id, deviceId, expiresAt),
     device_id: deviceId,
     expires_at: new Date(expiresAt).toISOString(),
   };

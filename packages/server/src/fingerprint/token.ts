@@ -14,32 +14,28 @@ export type TokenCheck =
   | { status: 'expired'; siteId: string; deviceId: string; expiresAt: number }
   | { status: 'site_mismatch' };
 
-const keys = new Map<string, Buffer>();
-function tokenKey(secret: string): Buffer {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createHmac('sha256', secret).update('warden:fingerprint-token:v1').digest();
-    keys.set(secret, key);
-  }
-  return key;
+/** The token key derived from the instance secret (derived once, in services.ts's `SigningKeys`). */
+export function fingerprintTokenKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('warden:fingerprint-token:v1').digest();
 }
 
-function mac(secret: string, payload: string): Buffer {
-  return createHmac('sha256', tokenKey(secret)).update(payload).digest();
+function mac(key: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(payload).digest();
 }
 
-export function signToken(secret: string, siteId: string, deviceId: string, expiresAt: number): string {
+/** `key`: fingerprintTokenKey(secret). */
+export function signToken(key: Buffer, siteId: string, deviceId: string, expiresAt: number): string {
   const payload = Buffer.from(`${siteId}\n${deviceId}\n${expiresAt}`).toString('base64url');
-  return `${PREFIX}.${payload}.${mac(secret, payload).toString('base64url')}`;
+  return `${PREFIX}.${payload}.${mac(key, payload).toString('base64url')}`;
 }
 
-export function verifyToken(secret: string, token: unknown, siteId: string, now: number): TokenCheck {
+export function verifyToken(key: Buffer, token: unknown, siteId: string, now: number): TokenCheck {
   if (typeof token !== 'string' || token.length > 1024) return { status: 'invalid' };
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== PREFIX) return { status: 'invalid' };
   const payload = parts[1]!;
   const given = Buffer.from(parts[2]!, 'base64url');
-  const expected = mac(secret, payload);
+  const expected = mac(key, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { status: 'invalid' };
   const fields = Buffer.from(payload, 'base64url').toString('utf8').split('\n');
   if (fields.length !== 3) return { status: 'invalid' };

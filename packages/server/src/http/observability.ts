@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest
 import { collectDefaultMetrics } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { serviceMetrics, UNMATCHED_ROUTE } from '../metrics.ts';
+import { UNMATCHED_ROUTE } from '../metrics.ts';
 import { ping } from '../storage/db.ts';
 import { installErrorHandling } from './errors.ts';
 import type { App } from './types.ts';
@@ -15,7 +15,7 @@ import type { App } from './types.ts';
  * request is logged: no URL query, no headers, no body.
  */
 export function installRequestObservation(app: App, ctx: AppContext): void {
-  const metrics = serviceMetrics(ctx.metrics);
+  const metrics = ctx.services.metrics;
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const ms = reply.elapsedTime;

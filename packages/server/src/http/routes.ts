@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { IdentityClusters } from '../scoring/identity.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
@@ -24,9 +23,6 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  // One identity graph per process (a worker's is the primary's): the engine updates it, the
-  // cluster routes read it.
-  const identity = ctx.worker?.identity ?? new IdentityClusters(ctx);
   const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
     authRoutes,
     workspaceRoutes,
@@ -36,11 +32,11 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     rulesRoutes,
     ruleToolRoutes,
     listsRoutes,
-    (scope, c) => scoringArea(scope, c, identity),
-    (scope, c) => decisionRoutes(scope, c, identity),
+    scoringArea,
+    decisionRoutes,
     decisionLabelRoutes,
-    (scope, c) => entityRoutes(scope, c, identity),
-    (scope, c) => clusterRoutes(scope, c, identity),
+    entityRoutes,
+    clusterRoutes,
     statsRoutes,
     staticRoutes,
     dashboardArea,

@@ -184,7 +184,12 @@ describe('site auth of the scoring routes', () => {
   it('stops accepting rotated keys at once, and accepts the new ones', async () => {
     const rotating = await createTestWorkspace(t.ctx, { origins: [BROWSER_ORIGIN] });
     expect((await verify(serverHeaders(rotating.site))).statusCode).toBe(201);
-    const keys = await rotateSiteKeys(t.ctx.database.db, rotating.site.id, Date.now());
+    const keys = await rotateSiteKeys(
+      t.ctx.database.db,
+      rotating.site.id,
+      Date.now(),
+      t.ctx.services.siteKeys,
+    );
     const old = await verify(serverHeaders(rotating.site));
     expect(old.statusCode).toBe(401);
     expect(old.json().error.code).toBe('invalid_site_key');
@@ -205,13 +210,19 @@ describe('site auth of the scoring routes', () => {
       .selectAll()
       .where('id', '=', changing.site.id)
       .executeTakeFirstOrThrow();
-    await updateSite(t.ctx.database.db, row, { allowedOrigins: ['https://moved.example'] }, Date.now());
+    await updateSite(
+      t.ctx.database.db,
+      row,
+      { allowedOrigins: ['https://moved.example'] },
+      Date.now(),
+      t.ctx.services.siteKeys,
+    );
     const moved = await collect(browserHeaders(changing.site.siteKey));
     expect(moved.json().error.code).toBe('origin_not_allowed');
 
     const before = await verify(serverHeaders(changing.site));
     expect(before.json().data.identity).toBeUndefined();
-    await setPlan(t.ctx.database.db, changing.workspaceId, 'pro', Date.now());
+    await setPlan(t.ctx.database.db, changing.workspaceId, 'pro', Date.now(), t.ctx.services.siteKeys);
     expect((await verify(serverHeaders(changing.site))).json().data.identity).toBeDefined();
   });
 
@@ -228,7 +239,7 @@ describe('site auth of the scoring routes', () => {
           payload: loginEvent(),
         });
       expect((await post()).json().data.identity).toBeUndefined();
-      // As `warden workspace plan` in another process would: no sitesChanged() here.
+      // As `warden workspace plan` in another process would: no siteKeys.changed() here.
       await clocked.ctx.database.db
         .updateTable('workspaces')
         .set({ plan: 'pro' })

@@ -7,7 +7,6 @@ import type { Database } from '../storage/db.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
-import { SiteKeyCache } from '../workspace/site-key-cache.ts';
 import { parseOrigins } from '../workspace/sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
@@ -46,24 +45,11 @@ const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
     .where('sites.site_key', '=', arg('siteKey')),
 );
 
-/** Per SQLite database: lookups remembered (workspace/site-key-cache.ts explains why it is exact). */
-const caches = new WeakMap<Database, SiteKeyCache<ScoringSite>>();
-
-function cacheOf(database: Database): SiteKeyCache<ScoringSite> | undefined {
-  if (database.dialect !== 'sqlite') return undefined;
-  let cache = caches.get(database);
-  if (!cache) {
-    cache = new SiteKeyCache();
-    caches.set(database, cache);
-  }
-  return cache;
-}
-
 export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
   if (siteKey.length > 256) return undefined;
   const load = () => loadSite(ctx.database, siteKey);
-  const cache = cacheOf(ctx.database);
-  return cache ? cache.lookup(siteKey, ctx.now(), load) : load();
+  // Per SQLite database: lookups remembered (workspace/site-key-cache.ts explains why it is exact).
+  return ctx.database.dialect === 'sqlite' ? ctx.services.siteKeys.lookup(siteKey, ctx.now(), load) : load();
 }
 
 async function loadSite(database: Database, siteKey: string): Promise<ScoringSite | undefined> {

@@ -9,7 +9,7 @@ function run(expression: string, event: Record<string, unknown> = {}): { value: 
   const compiled = compileExpression(expression);
   if (!compiled.ok) throw new Error(compiled.details[0]?.message);
   const m = meter();
-  return { value: compiled.run(ruleVars(event), m), steps: m.used };
+  return { value: compiled.run(ruleVars(event), m, null), steps: m.used };
 }
 
 describe('CEL matches() on RE2', () => {
@@ -66,7 +66,7 @@ describe('CEL matches() on RE2', () => {
     const compiled = compileExpression(`${l}.map(a, ${l}.map(b, ${l}.map(c, a + b + c))).size() > 0`);
     if (!compiled.ok) throw new Error(compiled.details[0]?.message);
     const m = new RuleMeter(5_000, Number.POSITIVE_INFINITY, () => 0);
-    expect(() => compiled.run(ruleVars(), m)).toThrow(/step limit/);
+    expect(() => compiled.run(ruleVars(), m, null)).toThrow(/step limit/);
     expect(m.exhausted?.reason).toBe('steps');
     expect(m.used).toBeGreaterThan(5_000);
     expect(m.used).toBeLessThan(5_100);

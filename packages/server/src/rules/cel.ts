@@ -30,17 +30,11 @@ export interface RuleVariables {
 
 export const RULE_VARIABLES = ['event', 'features', 'signals', 'identity', 'device', 'ip', 'score'] as const;
 
-/** The list lookups of the evaluation in progress (CEL functions are registered once, so they read this). */
-let activeLists: ListMatcher | null = null;
+/** The list functions: declared on the environment for the checker, evaluated by `listCall`. */
+const LIST_FUNCTIONS: ReadonlySet<string> = new Set(['inList', 'ipInList']);
 
-export function withLists<T>(lists: ListMatcher, run: () => T): T {
-  const previous = activeLists;
-  activeLists = lists;
-  try {
-    return run();
-  } finally {
-    activeLists = previous;
-  }
+function listFunctionOutsideRule(): boolean {
+  throw new Error('inList/ipInList run only inside a compiled rule (cel.ts: listCall)');
 }
 
 function emailDomain(email: string): string {
@@ -71,9 +65,13 @@ interface AstNode {
   readonly meta: { alternate?: AstNode; macro?: object; evaluate: EvaluateFn };
 }
 
-/** Where a compiled expression's node wrappers find the meter of the evaluation in progress. */
+/**
+ * Where a compiled expression's node wrappers find the meter and the site's lists of the
+ * evaluation in progress (set by `run`, one slot per compiled expression: no shared state).
+ */
 interface MeterSlot {
   meter: RuleMeter | null;
+  lists: ListMatcher | null;
 }
 
 interface MatchesMacro {
@@ -158,14 +156,8 @@ const environment = new Environment({
   .registerVariable('device', 'map')
   .registerVariable('ip', 'map')
   .registerVariable('score', 'double')
-  .registerFunction(
-    'inList(string, string): bool',
-    (name: string, value: string) => activeLists?.has(name, value) ?? false,
-  )
-  .registerFunction(
-    'ipInList(string, string): bool',
-    (name: string, value: string) => activeLists?.has(name, value) ?? false,
-  )
+  .registerFunction('inList(string, string): bool', listFunctionOutsideRule)
+  .registerFunction('ipInList(string, string): bool', listFunctionOutsideRule)
   .registerFunction('emailDomain(string): string', emailDomain)
   .registerFunction('bytes.matches(ast): bool', matchesMacro);
 
@@ -199,11 +191,13 @@ function meterNodes(root: AstNode, slot: MeterSlot): void {
     }
     const node = value;
     const { alternate, macro } = node.meta;
-    const target: EvaluateFn = alternate
-      ? (ev, _n, ctx) => alternate.evaluate(ev, alternate, ctx)
-      : macro
-        ? (ev, _n, ctx) => (macro as { evaluate: EvaluateFn }).evaluate(ev, macro, ctx)
-        : node.meta.evaluate;
+    const target: EvaluateFn = isListCall(node)
+      ? listCall(node, slot)
+      : alternate
+        ? (ev, _n, ctx) => alternate.evaluate(ev, alternate, ctx)
+        : macro
+          ? (ev, _n, ctx) => (macro as { evaluate: EvaluateFn }).evaluate(ev, macro, ctx)
+          : node.meta.evaluate;
     node.evaluate = (ev, n, ctx) => {
       slot.meter?.charge(1);
       const result = target(ev, n, ctx);
@@ -219,8 +213,37 @@ function meterNodes(root: AstNode, slot: MeterSlot): void {
   visit(root, 0);
 }
 
-/** Evaluate with a meter: every node and match is charged to it; it throws when exhausted. */
-export type CompiledExpression = (vars: RuleVariables, meter: RuleMeter) => unknown;
+function isListCall(node: AstNode): boolean {
+  return node.op === 'call' && Array.isArray(node.args) && LIST_FUNCTIONS.has(node.args[0] as string);
+}
+
+/** `inList(name, value)` / `ipInList(name, value)` against the lists of the evaluation in `slot`. */
+function listCall(node: AstNode, slot: MeterSlot): EvaluateFn {
+  const [nameNode, valueNode] = (node.args as [string, AstNode[]])[1];
+  return (ev, _n, ctx) => {
+    const evaluator = ev as Evaluator;
+    const name = evaluator.run(nameNode, ctx);
+    const value = evaluator.run(valueNode, ctx);
+    if (typeof name !== 'string' || typeof value !== 'string') {
+      throw evaluator.createError(
+        'no_matching_overload',
+        `found no matching overload for '${(node.args as [string])[0]}(${typeof name}, ${typeof value})'`,
+        node,
+      );
+    }
+    return slot.lists?.has(name, value) ?? false;
+  };
+}
+
+/**
+ * Evaluate with a meter (every node and match is charged to it; it throws when exhausted) and the
+ * site's lists (`inList`, `ipInList`).
+ */
+export type CompiledExpression = (
+  vars: RuleVariables,
+  meter: RuleMeter,
+  lists: ListMatcher | null,
+) => unknown;
 
 export type CompileResult = { ok: true; run: CompiledExpression } | { ok: false; details: ErrorDetail[] };
 
@@ -235,16 +258,18 @@ export function compileExpression(expression: string, path = 'body.expression'):
     if (check.type !== 'bool' && check.type !== 'dyn') {
       return { ok: false, details: [{ path, message: `expression must be a bool, it is ${check.type}` }] };
     }
-    const slot: MeterSlot = { meter: null };
+    const slot: MeterSlot = { meter: null, lists: null };
     meterNodes((parsed as unknown as { ast: AstNode }).ast, slot);
     return {
       ok: true,
-      run: (vars, meter) => {
+      run: (vars, meter, lists) => {
         slot.meter = meter;
+        slot.lists = lists;
         try {
           return parsed(vars as unknown as Record<string, unknown>);
         } finally {
           slot.meter = null;
+          slot.lists = null;
         }
       },
     };

@@ -7,7 +7,6 @@ import { compileExpression } from './cel.ts';
 import { entryError, normaliseEntry } from './lists.ts';
 import type { ListCreateBody, RuleCreateBody, RulePatchBody } from './schemas.ts';
 import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from './schemas.ts';
-import { ruleStore } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -128,7 +127,7 @@ export async function createRule(ctx: AppContext, siteId: string, body: Static<t
   const now = ctx.now();
   const row = newRuleRow(siteId, body, `rule_${randomBytes(10).toString('hex')}`, now);
   await db.insertInto('rules').values(row).execute();
-  ruleStore(ctx).invalidate(siteId);
+  ctx.services.rules.invalidate(siteId);
   return row;
 }
 
@@ -152,13 +151,13 @@ export async function updateRule(ctx: AppContext, row: RulesTable, patch: Static
   }
   const { id, site_id, created_at, ...changes } = next;
   await ctx.database.db.updateTable('rules').set(changes).where('id', '=', id).execute();
-  ruleStore(ctx).invalidate(site_id);
+  ctx.services.rules.invalidate(site_id);
   return next;
 }
 
 export async function deleteRule(ctx: AppContext, row: RulesTable): Promise<void> {
   await ctx.database.db.deleteFrom('rules').where('id', '=', row.id).execute();
-  ruleStore(ctx).invalidate(row.site_id);
+  ctx.services.rules.invalidate(row.site_id);
 }
 
 function checkedEntries(kind: ListKind, entries: readonly string[], path: string): string[] {
@@ -188,7 +187,7 @@ export async function createList(ctx: AppContext, siteId: string, body: Static<t
     updated_at: now,
   };
   await ctx.database.db.insertInto('lists').values(row).execute();
-  ruleStore(ctx).invalidate(siteId);
+  ctx.services.rules.invalidate(siteId);
   return row;
 }
 
@@ -219,11 +218,11 @@ export async function updateListEntries(
     .set({ entries: next.entries, updated_at: next.updated_at })
     .where('id', '=', row.id)
     .execute();
-  ruleStore(ctx).invalidate(row.site_id);
+  ctx.services.rules.invalidate(row.site_id);
   return next;
 }
 
 export async function deleteList(ctx: AppContext, row: ListsTable): Promise<void> {
   await ctx.database.db.deleteFrom('lists').where('id', '=', row.id).execute();
-  ruleStore(ctx).invalidate(row.site_id);
+  ctx.services.rules.invalidate(row.site_id);
 }

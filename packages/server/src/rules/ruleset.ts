@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Action, Signal } from '../scoring/engine-types.ts';
 import type { ListsTable, RulesTable } from '../storage/rules-schema.ts';
 import { type RuleBudget, RuleBudgetExceeded, RuleMeter, ruleBudget } from './budget.ts';
-import { type CompiledExpression, compileExpression, type RuleVariables, withLists } from './cel.ts';
+import { type CompiledExpression, compileExpression, type RuleVariables } from './cel.ts';
 import { compileLists, type ListMatcher } from './lists.ts';
 
 export interface CompiledRule {
@@ -167,62 +167,60 @@ export function evaluateRuleset(
   };
   if (ruleset.rules.length === 0) return outcome;
   const deadline = budget.now() + budget.timeMs;
-  withLists(ruleset.lists, () => {
-    for (const rule of ruleset.rules) {
-      if (rule.eventTypes && !rule.eventTypes.has(eventType)) continue;
-      if (budget.now() > deadline) {
-        outcome.usage.push({ rule: rule.name, steps: 0, result: 'timeout' });
-        outcome.signals.push(timeoutSignal(rule, `the rule time budget of ${budget.timeMs} ms was used up`));
-        continue;
-      }
-      const meter = new RuleMeter(budget.stepsPerRule, deadline, budget.now);
-      let matched: boolean;
-      try {
-        matched = rule.run(vars, meter) === true;
-        if (meter.exhausted) throw meter.exhausted;
-      } catch (err) {
-        const exceeded = meter.exhausted ?? (err instanceof RuleBudgetExceeded ? err : null);
-        outcome.usage.push({ rule: rule.name, steps: meter.used, result: exceeded ? 'timeout' : 'error' });
-        if (exceeded) {
-          outcome.signals.push(
-            timeoutSignal(
-              rule,
-              exceeded.reason === 'steps'
-                ? `it reached its limit of ${budget.stepsPerRule} evaluation steps`
-                : `the rule time budget of ${budget.timeMs} ms was used up`,
-            ),
-          );
-          continue;
-        }
-        outcome.signals.push({
-          rule: `rule_error:${rule.name}`,
-          score: 0,
-          description: `Custom rule "${rule.name}" failed and was skipped: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
-        });
-        continue;
-      }
-      outcome.usage.push({ rule: rule.name, steps: meter.used, result: matched ? 'matched' : 'no_match' });
-      if (!matched) continue;
-      if (rule.mode === 'shadow') {
-        outcome.shadow.push({ rule: rule.name, score: rule.score ?? 0, action: rule.action });
-        continue;
-      }
-      if (rule.score !== null && rule.score !== 0) {
-        outcome.signals.push({
-          rule: `custom:${rule.name}`,
-          score: rule.score,
-          description: rule.description || `Custom rule "${rule.name}" matched.`,
-        });
-      } else if (rule.action) {
-        outcome.signals.push({
-          rule: `custom:${rule.name}`,
-          score: 0,
-          description: rule.description || `Custom rule "${rule.name}" matched.`,
-        });
-      }
-      if (rule.action && outcome.forcedAction === null) outcome.forcedAction = rule.action;
+  for (const rule of ruleset.rules) {
+    if (rule.eventTypes && !rule.eventTypes.has(eventType)) continue;
+    if (budget.now() > deadline) {
+      outcome.usage.push({ rule: rule.name, steps: 0, result: 'timeout' });
+      outcome.signals.push(timeoutSignal(rule, `the rule time budget of ${budget.timeMs} ms was used up`));
+      continue;
     }
-  });
+    const meter = new RuleMeter(budget.stepsPerRule, deadline, budget.now);
+    let matched: boolean;
+    try {
+      matched = rule.run(vars, meter, ruleset.lists) === true;
+      if (meter.exhausted) throw meter.exhausted;
+    } catch (err) {
+      const exceeded = meter.exhausted ?? (err instanceof RuleBudgetExceeded ? err : null);
+      outcome.usage.push({ rule: rule.name, steps: meter.used, result: exceeded ? 'timeout' : 'error' });
+      if (exceeded) {
+        outcome.signals.push(
+          timeoutSignal(
+            rule,
+            exceeded.reason === 'steps'
+              ? `it reached its limit of ${budget.stepsPerRule} evaluation steps`
+              : `the rule time budget of ${budget.timeMs} ms was used up`,
+          ),
+        );
+        continue;
+      }
+      outcome.signals.push({
+        rule: `rule_error:${rule.name}`,
+        score: 0,
+        description: `Custom rule "${rule.name}" failed and was skipped: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+      });
+      continue;
+    }
+    outcome.usage.push({ rule: rule.name, steps: meter.used, result: matched ? 'matched' : 'no_match' });
+    if (!matched) continue;
+    if (rule.mode === 'shadow') {
+      outcome.shadow.push({ rule: rule.name, score: rule.score ?? 0, action: rule.action });
+      continue;
+    }
+    if (rule.score !== null && rule.score !== 0) {
+      outcome.signals.push({
+        rule: `custom:${rule.name}`,
+        score: rule.score,
+        description: rule.description || `Custom rule "${rule.name}" matched.`,
+      });
+    } else if (rule.action) {
+      outcome.signals.push({
+        rule: `custom:${rule.name}`,
+        score: 0,
+        description: rule.description || `Custom rule "${rule.name}" matched.`,
+      });
+    }
+    if (rule.action && outcome.forcedAction === null) outcome.forcedAction = rule.action;
+  }
   if (lists.allow) outcome.forcedAction = 'allow';
   return outcome;
 }

@@ -1,4 +1,8 @@
 import type { AppContext } from '../context.ts';
+
+/** Sites whose rule sets are kept: beyond, the oldest loaded is dropped (and loaded again when used). */
+const MAX_SITES = 10_000;
+
 import { buildRuleset, EMPTY_RULESET, type Ruleset, rulesetVersionOf } from './ruleset.ts';
 
 /** How long another process may keep using a rule set after a change (SPEC: effects seen within 1 s). */
@@ -14,7 +18,7 @@ interface Entry {
 export class RuleStore {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Pick<AppContext, 'database' | 'now'>) {}
 
   async load(siteId: string): Promise<Ruleset> {
     const entry = this.entries.get(siteId);
@@ -58,19 +62,10 @@ export class RuleStore {
       db.selectFrom('lists').selectAll().where('site_id', '=', siteId).execute(),
     ]);
     const ruleset = rules.length === 0 && lists.length === 0 ? EMPTY_RULESET : buildRuleset(rules, lists);
+    if (!this.entries.has(siteId) && this.entries.size >= MAX_SITES) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
     this.entries.set(siteId, { ruleset, loadedAt: this.ctx.now(), refreshing: null });
     return ruleset;
   }
-}
-
-const stores = new WeakMap<AppContext, RuleStore>();
-
-/** The one RuleStore of an app context. */
-export function ruleStore(ctx: AppContext): RuleStore {
-  let store = stores.get(ctx);
-  if (!store) {
-    store = new RuleStore(ctx);
-    stores.set(ctx, store);
-  }
-  return store;
 }

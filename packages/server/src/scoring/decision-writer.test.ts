@@ -10,6 +10,7 @@ import {
   openTestDatabase,
   testDialects,
 } from '../testing/context.ts';
+import { OutboxSignal } from '../webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
 import { DecisionWriter } from './decision-writer.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
@@ -35,7 +36,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     const hooked = await createSite(database, 'pro');
     const quiet = await createSite(database, 'pro');
     await configureWebhook(database, hooked.siteId, 'https://hooks.example.com/w');
-    const writer = new DecisionWriter(database);
+    const writer = new DecisionWriter(database, new OutboxSignal());
     const rows = Array.from({ length: 60 }, (_, i) => decisionRow(i % 3 === 0 ? quiet : hooked));
     await Promise.all(rows.map((row) => writer.write(row)));
     expect(await count('decisions')).toBe(60);
@@ -51,7 +52,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
   it('fails only the bad decision of a batch: the others are recorded, it leaves nothing behind', async () => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
-    const writer = new DecisionWriter(database);
+    const writer = new DecisionWriter(database, new OutboxSignal());
     const first = decisionRow(site);
     await writer.write(first);
     const batch = [decisionRow(site), { ...first }, decisionRow(site)];
@@ -64,7 +65,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
   it('records a decision only with a free idempotency key: a second one for the key writes nothing', async () => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
-    const writer = new DecisionWriter(database);
+    const writer = new DecisionWriter(database, new OutboxSignal());
     const now = Date.now();
     const keyFor = (decisionId: string, createdAt = now) => ({
       site_id: site.siteId,
@@ -91,7 +92,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
 
   it('waits for a Kysely transaction in progress instead of joining it (its rollback keeps the decision)', async () => {
     const site = await createSite(database, 'pro');
-    const writer = new DecisionWriter(database);
+    const writer = new DecisionWriter(database, new OutboxSignal());
     let release = () => {};
     const released = new Promise<void>((r) => {
       release = r;
@@ -115,11 +116,11 @@ describe('decision writer thread', () => {
   it('runs single statements on its connection for other writers (writes)', async () => {
     const database = await openFileTestDatabase();
     try {
-      const writes = new DecisionWriter(database).writes;
+      const writes = new DecisionWriter(database, new OutboxSignal()).writes;
       expect(writes).not.toBe(database.db);
       const site = await createSite(database, 'pro');
       const row = decisionRow(site);
-      await new DecisionWriter(database).write(row);
+      await new DecisionWriter(database, new OutboxSignal()).write(row);
       const updated = await writes
         .updateTable('decisions')
         .set({ label: 'fraud' })
@@ -150,7 +151,7 @@ describe('decision writer thread', () => {
       const mainChanges = () =>
         (database.sqlite!.prepare('select total_changes() as n').get() as { n: number }).n;
       const before = mainChanges();
-      const writer = new DecisionWriter(database);
+      const writer = new DecisionWriter(database, new OutboxSignal());
       await Promise.all(Array.from({ length: 10 }, () => writer.write(decisionRow(site))));
       expect(mainChanges()).toBe(before);
       // Committed before write() resolved: this thread's connection reads them at once.
@@ -165,7 +166,7 @@ describe('decision writer thread', () => {
     const database = await openFileTestDatabase();
     try {
       const site = await createSite(database, 'pro');
-      const writer = new DecisionWriter(database);
+      const writer = new DecisionWriter(database, new OutboxSignal());
       let written: Promise<boolean> | undefined;
       await database.db.transaction().execute(async (trx) => {
         await trx.selectFrom('sites').select('id').execute();
@@ -190,7 +191,7 @@ describe('decision writer thread', () => {
       await configureWebhook(database, site.siteId, 'https://hooks.example.com/w', false);
       // Another connection holds the write lock: the batch is bound (webhook off), then waits.
       other.exec('begin immediate');
-      const written = new DecisionWriter(database).write(decisionRow(site));
+      const written = new DecisionWriter(database, new OutboxSignal()).write(decisionRow(site));
       await new Promise((r) => setTimeout(r, 50));
       other.prepare('update webhooks set enabled = 1 where site_id = ?').run(site.siteId);
       other.exec('commit');

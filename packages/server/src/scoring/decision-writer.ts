@@ -3,7 +3,7 @@ import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { deliveryRow, notifyQueued, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
+import { deliveryRow, type OutboxSignal, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
 import {
   type BoundWrite,
   type CommitResult,
@@ -56,6 +56,7 @@ export class DecisionWriter {
 
   constructor(
     database: Database,
+    private readonly outbox: OutboxSignal,
     /** Where commits are made instead (a `serve --workers` worker: the primary's writer). */
     private readonly remote?: RemoteCommit,
   ) {
@@ -115,32 +116,12 @@ export class DecisionWriter {
         }
       }
     }
-    if (queued > 0) notifyQueued();
+    if (queued > 0) this.outbox.queued();
   }
 }
-
-const writers = new WeakMap<Database, DecisionWriter>();
 
 /** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
 export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
-
-/**
- * From now on `decisionWriter(database)` hands this process's decisions to `remote`: a
- * `serve --workers` worker's go to the primary, whose writer group-commits every worker's.
- */
-export function commitElsewhere(database: Database, remote: RemoteCommit): void {
-  writers.set(database, new DecisionWriter(database, remote));
-}
-
-/** The one writer of a database (group commit only works if everyone shares it). */
-export function decisionWriter(database: Database): DecisionWriter {
-  let writer = writers.get(database);
-  if (!writer) {
-    writer = new DecisionWriter(database);
-    writers.set(database, writer);
-  }
-  return writer;
-}
 
 /** Every column of a decision row, in one fixed order (the object type makes the list complete). */
 const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {

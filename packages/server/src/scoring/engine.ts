@@ -3,13 +3,11 @@ import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
-import { ruleStore } from '../rules/store.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { decide } from './decide-event.ts';
 import type { EngineResult, ScoringEngine, ScoringInput } from './engine-types.ts';
 import type { Features } from './features.ts';
-import { IdentityClusters, type IdentityService } from './identity.ts';
-import { ipIntelReady } from './ip-intel.ts';
+import type { IdentityService } from './identity.ts';
 import { Observer } from './observe.ts';
 import { storedRuleInput } from './rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
@@ -45,8 +43,8 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     return v;
   };
   // Load the offline ASN database in the background now, with this instance's settings.
-  void ipIntelReady(ctx.config.ipDatabase);
-  const observer = new Observer(ctx, options.identity ?? new IdentityClusters(ctx));
+  void ctx.services.ipIntel.ready();
+  const observer = new Observer(ctx, options.identity ?? ctx.services.identity);
   /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
   const previousSession = new WeakMap<EngineResult, BrowserSession>();
 
@@ -54,7 +52,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     async score(input: ScoringInput): Promise<EngineResult> {
       const [observed, custom] = await Promise.all([
         observer.observe(input),
-        ruleStore(ctx).load(input.site.id),
+        ctx.services.rules.load(input.site.id),
       ]);
       const { decision, features, ruleInput, failures } = decide(observed, {
         families,
@@ -94,7 +92,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const rebuilt = (async () => {
         for (const site of sites) await observer.history.ensureRebuilt(site.id);
       })();
-      await Promise.all([ipIntelReady(ctx.config.ipDatabase), rebuilt]);
+      await Promise.all([ctx.services.ipIntel.ready(), rebuilt]);
     },
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {

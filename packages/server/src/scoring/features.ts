@@ -17,7 +17,7 @@ import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
 import type { History, HistoryCounts } from './history.ts';
 import { isPaymentEvent } from './history-keys.ts';
-import { type IpInfo, ipIntelReady, lookupIp } from './ip-intel.ts';
+import type { IpInfo } from './ip-intel.ts';
 import { subnetKey } from './subnet.ts';
 import { type Os, uaInconsistencies, uaOs } from './ua-consistency.ts';
 
@@ -133,16 +133,9 @@ function workerMismatch(worker: unknown, fp: Record<string, unknown> | undefined
   return out;
 }
 
-const botCache = new Map<string, boolean>();
-/** isbot runs one large regular expression; user agents repeat, so remember the answers. */
-function knownBot(ua: string): boolean {
-  let answer = botCache.get(ua);
-  if (answer === undefined) {
-    answer = isbot(ua);
-    if (botCache.size >= 10_000) botCache.clear();
-    botCache.set(ua, answer);
-  }
-  return answer;
+/** isbot runs one large regular expression; user agents repeat, so services.ts remembers the answers. */
+export function knownBot(ua: string): boolean {
+  return isbot(ua);
 }
 
 const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|microsoft basic render|mesa offscreen/i;
@@ -192,7 +185,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   let source: Features['device_source'] = 'none';
   let tokenId = '';
   if (request.token !== undefined) {
-    const check = verifyToken(ctx.secret, request.token, site.id, input.now);
+    const check = verifyToken(ctx.services.keys.fingerprintToken, request.token, site.id, input.now);
     token = check.status;
     // A valid token that names no device (registered from evidence without a stable attribute)
     // leaves the device to this request's own evidence.
@@ -222,7 +215,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const workerUa = env && isRecord(env.worker) ? str(env.worker.user_agent) : '';
   const os = uaOs(ua);
   const subnet = subnetKey(input.ip);
-  const uaBot = ua !== '' && knownBot(ua);
+  const uaBot = ua !== '' && ctx.services.memo.knownBot.get(ua);
   const emailDomain = c.email
     ? c.email
         .slice(c.email.lastIndexOf('@') + 1)
@@ -235,7 +228,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const powNonce = pow ? parseNonce(pow.nonce) : undefined;
 
   const [, counts, nonceFresh, powResult, profile] = await Promise.all([
-    ipIntelReady().then(() => undefined),
+    ctx.services.ipIntel.ready().then(() => undefined),
     history.observe(
       {
         siteId: site.id,
@@ -313,7 +306,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
       powResult === undefined ? 'absent' : powResult.valid ? 'valid' : (powResult.reason ?? 'invalid_proof'),
     history: counts,
     subnet,
-    ip: lookupIp(input.ip),
+    ip: ctx.services.ipIntel.lookup(input.ip),
     timezone: fp ? str(fp.timezone) : '',
     identity: null,
     hardware_profile: profile,

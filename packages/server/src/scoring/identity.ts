@@ -96,7 +96,7 @@ export class IdentityClusters implements IdentityService {
   private readonly loadRowsMax: number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Omit<AppContext, 'services'>,
     options: IdentityOptions = {},
   ) {
     const budget = options.budgetBytes ?? identityBudgetBytes(ctx.config);

@@ -133,27 +133,6 @@ async function load(options: IpDatabaseOptions): Promise<Table | null> {
   return { asn4, asn6, country4, country6, orgs, hosting };
 }
 
-let table: Table | null = null;
-let loading: Promise<void> | null = null;
-
-/**
- * Start loading the database (once per process, with the options of the first call: the engine
- * passes config.ipDatabase); resolves when ready or unavailable.
- */
-export function ipIntelReady(options: IpDatabaseOptions = { enabled: true, dir: undefined }): Promise<void> {
-  loading ??= load(options).then(
-    (t) => {
-      table = t;
-    },
-    () => {
-      table = null;
-    },
-  );
-  return loading;
-}
-
-const cache = new Map<string, IpInfo>();
-
 /** The ASN and packed country of `ip` (0: not found), its version and number worked out once. */
 function rangeValues(ip: string, t: Table): { asn: number; cc: number } {
   const version = isIP(ip);
@@ -170,29 +149,59 @@ function rangeValues(ip: string, t: Table): { asn: number; cc: number } {
   return { asn: a >= 0 ? t.asn6.values[a]! : 0, cc: c >= 0 ? t.country6.values[c]! : 0 };
 }
 
-/** ASN, organisation, country and hosting flag of an address ("unknown" before the database is loaded). */
-export function lookupIp(ip: string): IpInfo {
-  const t = table;
-  if (!t || !ip) return UNKNOWN_IP;
-  const hit = cache.get(ip);
-  if (hit) return hit;
-  let addr = ip;
-  if (addr.startsWith('::ffff:') && isIP(addr.slice(7)) === 4) addr = addr.slice(7);
-  let info = UNKNOWN_IP;
-  // Registry delegations span reserved blocks (documentation, private, CGNAT…): those have no owner.
-  if (classifyAddress(addr) === 'public') {
-    const { asn, cc } = rangeValues(addr, t);
-    const country = cc > 0 ? unpackCountry(cc) : null;
-    if (asn > 0 || country) {
-      info = {
-        asn: asn > 0 ? asn : null,
-        org: asn > 0 ? (t.orgs.get(asn) ?? null) : null,
-        country,
-        hosting: asn > 0 && t.hosting.has(asn),
-      };
-    }
+/** Lookups remembered per address (bounded: emptied when full). */
+const LOOKUP_CACHE_ENTRIES = 50_000;
+
+/**
+ * The IP intelligence of one process (built once, in services.ts): the table, loaded in the
+ * background on the first `ready()` with the options given to the constructor, and the answers
+ * remembered per address.
+ */
+export class IpIntel {
+  private table: Table | null = null;
+  private loading: Promise<void> | null = null;
+  private readonly cache = new Map<string, IpInfo>();
+
+  constructor(private readonly options: IpDatabaseOptions = { enabled: true, dir: undefined }) {}
+
+  /** Start loading the database (once); resolves when ready or unavailable. */
+  ready(): Promise<void> {
+    this.loading ??= load(this.options).then(
+      (t) => {
+        this.table = t;
+      },
+      () => {
+        this.table = null;
+      },
+    );
+    return this.loading;
   }
-  if (cache.size >= 50_000) cache.clear();
-  cache.set(ip, info);
-  return info;
+
+  /** ASN, organisation, country and hosting flag of an address ("unknown" before the database is loaded). */
+  lookup(ip: string): IpInfo {
+    const t = this.table;
+    if (!t || !ip) return UNKNOWN_IP;
+    const cache = this.cache;
+    const hit = cache.get(ip);
+    if (hit) return hit;
+    let addr = ip;
+    if (addr.startsWith('::ffff:') && isIP(addr.slice(7)) === 4) addr = addr.slice(7);
+    let info = UNKNOWN_IP;
+    // Registry delegations span reserved blocks (documentation, private, CGNAT…): those have no owner.
+    if (classifyAddress(addr) === 'public') {
+      const { asn, cc } = rangeValues(addr, t);
+      const country = cc > 0 ? unpackCountry(cc) : null;
+      if (asn > 0 || country) {
+        info = {
+          asn: asn > 0 ? asn : null,
+          org: asn > 0 ? (t.orgs.get(asn) ?? null) : null,
+          country,
+          hosting: asn > 0 && t.hosting.has(asn),
+        };
+      }
+    }
+    if (cache.size >= LOOKUP_CACHE_ENTRIES) cache.clear();
+    cache.set(ip, info);
+    return info;
+  }
 }

@@ -1,14 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
+import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
-import { serviceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
-import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
-import { decisionWriter } from './decision-writer.ts';
 import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
 import {
   beginIdempotent,
@@ -129,11 +127,11 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
  * another decision meanwhile, and nothing was written.
  */
 export function recordDecision(
-  database: Database,
+  decisions: DecisionLog,
   row: DecisionsTable,
   key?: IdempotencyKeysTable,
 ): Promise<boolean> {
-  return decisionWriter(database).write(row, key);
+  return decisions.record(row, key);
 }
 
 function replayed(response: string): ScoreEventResult {
@@ -149,7 +147,7 @@ function countDecision(
   result: EngineResult,
   ms: number,
 ) {
-  const metrics = serviceMetrics(ctx.metrics);
+  const metrics = ctx.services.metrics;
   metrics.decision(
     surface,
     { event_type: eventType, classification: result.classification, action: result.action },
@@ -215,7 +213,8 @@ async function scoreAndWrite(
   const result = await engine.score(scoringInput);
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
-  if (!(await recordDecision(ctx.database, decisionRow(scoringInput, result, decision), key))) return null;
+  if (!(await recordDecision(ctx.services.decisions, decisionRow(scoringInput, result, decision), key)))
+    return null;
   countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
   if (engine.afterRecord) {
     try {

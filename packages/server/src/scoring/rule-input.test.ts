@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { runBacktest } from '../rules/backtest.ts';
 import { createRule } from '../rules/repo.ts';
-import { ruleStore } from '../rules/store.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
@@ -76,7 +75,7 @@ describe('stored rule input', () => {
     expect(live.busy_ip).toBeGreaterThan(0);
     expect(live.linked).toBeGreaterThan(0);
 
-    const ruleset = await ruleStore(ctx).load(site.id);
+    const ruleset = await ctx.services.rules.load(site.id);
     const options = { siteId: site.id, from: 0, to: clock + 1, maxEvents: 1000, examples: 5 };
     const replay = await runBacktest(ctx, ruleset, options);
     expect(replay.evaluated).toBe(12);

@@ -93,7 +93,7 @@ export async function recordDecision(
   result: EngineResult,
 ): Promise<void> {
   const data = decisionData(input.decisionId, result, 0, input.now);
-  await recordDecisionRow(ctx.database, decisionRow(input, result, data));
+  await recordDecisionRow(ctx.services.decisions, decisionRow(input, result, data));
 }
 
 export function rules(result: EngineResult): string[] {

@@ -9,6 +9,8 @@ import { type Config, loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import type { App } from '../http/types.ts';
+import { IpIntel } from '../scoring/ip-intel.ts';
+import { withServices } from '../services.ts';
 import type { HotState } from '../state/hot-state.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { RedisHotState } from '../state/redis.ts';
@@ -104,15 +106,29 @@ export interface TestContextOptions {
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<AppContext> {
   const config: Config = loadConfig({ WARDEN_LOG_LEVEL: 'silent', WARDEN_SEED_DEMO: '0', ...options.env });
-  return {
-    config,
-    database: options.sqliteFile ? await openFileTestDatabase() : await openTestDatabase(options.dialect),
-    hotState: openTestHotState(options.hotState, options.now),
-    metrics: new Registry(),
-    logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),
-    secret: randomBytes(32).toString('base64url'),
-    now: options.now ?? Date.now,
-  };
+  return withServices(
+    {
+      config,
+      database: options.sqliteFile ? await openFileTestDatabase() : await openTestDatabase(options.dialect),
+      hotState: openTestHotState(options.hotState, options.now),
+      metrics: new Registry(),
+      logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),
+      secret: randomBytes(32).toString('base64url'),
+      now: options.now ?? Date.now,
+    },
+    { ipIntel: sharedIpIntel(config) },
+  );
+}
+
+/**
+ * One IP intelligence per setting for the whole test process: its table takes seconds to load, and
+ * every test context would otherwise load its own (production builds one per process anyway).
+ */
+const testIpIntel: Record<string, IpIntel> = {};
+function sharedIpIntel(config: Config): IpIntel {
+  const key = JSON.stringify(config.ipDatabase);
+  testIpIntel[key] ??= new IpIntel(config.ipDatabase);
+  return testIpIntel[key];
 }
 
 export interface TestApp {

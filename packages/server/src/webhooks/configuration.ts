@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { cancelPendingDeliveries, insertDelivery, notifyQueued } from './outbox.ts';
+import { cancelPendingDeliveries, insertDelivery } from './outbox.ts';
 import { checkWebhookUrlOnSave, systemLookup } from './safe-url.ts';
 import { newWebhookSecret } from './signer.ts';
 
@@ -126,7 +126,10 @@ export async function queueTestDelivery(ctx: AppContext, siteId: string): Promis
       .limit(1)
       .executeTakeFirst();
     if (!latest) throw new ApiError('conflict', 'The site has no recorded decision to send yet.');
-    return { deliveryId: await insertDelivery(trx, latest, ctx.now()), decisionId: latest.id };
+    return {
+      deliveryId: await insertDelivery(trx, latest, ctx.now(), ctx.services.outbox),
+      decisionId: latest.id,
+    };
   });
 }
 
@@ -162,11 +165,14 @@ export async function redeliver(ctx: AppContext, delivery: WebhookDeliveriesTabl
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1)
         throw new ApiError('conflict', 'The delivery changed meanwhile.');
-      notifyQueued();
+      ctx.services.outbox.queued();
       return { deliveryId: delivery.id, decisionId: delivery.decision_id };
     }
     const decision = await decisionById(trx, delivery.decision_id);
     if (!decision) throw new ApiError('conflict', 'The decision of this delivery no longer exists.');
-    return { deliveryId: await insertDelivery(trx, decision, now), decisionId: decision.id };
+    return {
+      deliveryId: await insertDelivery(trx, decision, now, ctx.services.outbox),
+      decisionId: decision.id,
+    };
   });
 }

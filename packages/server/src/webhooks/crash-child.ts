@@ -8,9 +8,12 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { openDecisionLog } from '../decisions/decision-log.ts';
+import type { Services } from '../services.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { migrate, openDatabase } from '../storage/db.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
+import { OutboxSignal } from './outbox.ts';
 import { decisionRow, recordDecision } from './test-fixtures.ts';
 
 const [mode, siteId, workspaceId] = process.argv.slice(2);
@@ -22,6 +25,10 @@ const config = loadConfig(process.env);
 // Only what the dispatcher needs (main.ts would load the whole HTTP app: slow to start).
 const database = openDatabase({ sqlitePath: path.join(config.dataDir, 'warden.db') });
 await migrate(database);
+// Only the services the dispatcher and the writer use: services.ts would load the engine and the
+// HTTP layer too (slow to start, and this child is killed and restarted many times).
+const outbox = new OutboxSignal();
+const decisions = openDecisionLog(database, outbox);
 const ctx: AppContext = {
   config,
   database,
@@ -30,6 +37,7 @@ const ctx: AppContext = {
   logger: pino({ level: config.logLevel }),
   secret: 'crash-test-secret-not-used-for-webhooks',
   now: Date.now,
+  services: { outbox, decisions } as Pick<Services, 'outbox' | 'decisions'> as Services,
 };
 const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 20, timeoutMs: 1_000, leaseMs: 1_500 });
 dispatcher.start();
@@ -39,7 +47,9 @@ if (mode === 'load') {
   const site = { siteId, workspaceId };
   for (;;) {
     // Small bursts of concurrent transactions: a kill lands mid-write as often as mid-send.
-    await Promise.all(Array.from({ length: 5 }, () => recordDecision(ctx.database, decisionRow(site))));
+    await Promise.all(
+      Array.from({ length: 5 }, () => recordDecision(ctx.services.decisions, decisionRow(site))),
+    );
     await new Promise((r) => setTimeout(r, 5));
   }
 }

@@ -39,7 +39,7 @@ describe('dispatcher on a SQLite file (decision writer thread)', () => {
     try {
       const site = await createSite(ctx.database, 'pro');
       await configureWebhook(ctx.database, site.siteId, receiver.url);
-      await recordDecision(ctx.database, decisionRow(site));
+      await recordDecision(ctx.services.decisions, decisionRow(site));
       // Another connection holds the write lock, as the writer thread does while it commits.
       const other = new SqliteDatabase(ctx.database.sqliteFile!);
       other.exec('begin immediate');
@@ -108,7 +108,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     });
     const site = await createSite(ctx.database, 'pro');
     const secret = await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     dispatcher();
     const row = await waitFor(async () => {
       const r = await delivery();
@@ -135,7 +135,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     receiver.setHandler((_req, res) => res.writeHead(503).end('x'.repeat(10_000)));
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     dispatcher();
     const row = await waitFor(async () => {
       const r = await delivery();
@@ -156,7 +156,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     });
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     const d = new WebhookDispatcher(ctx, { timeoutMs: 1_000, backoffBaseS: 0 });
     dispatchers.push(d);
     await d.runOnce();
@@ -172,7 +172,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const b = await createSite(ctx.database, 'pro');
     for (const s of [a, b]) {
       await configureWebhook(ctx.database, s.siteId, receiver.url);
-      await recordDecision(ctx.database, decisionRow(s));
+      await recordDecision(ctx.services.decisions, decisionRow(s));
     }
     await configureWebhook(ctx.database, a.siteId, receiver.url, false);
     await setPlan(ctx.database, b.workspaceId, 'free');
@@ -185,7 +185,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
   it('connects only to the address it checked, keeping the Host name', async () => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, `http://hooks.example.com:${receiver.port}/in`);
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     const lookups: string[] = [];
     const d = new WebhookDispatcher(ctx, {
       lookup: async (host) => {
@@ -204,7 +204,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const strictCtx = { ...ctx, config: { ...ctx.config, unsafeWebhookTargets: false } };
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, 'https://hooks.example.com/in');
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     const d = new WebhookDispatcher(strictCtx, {
       lookup: async () => [{ address: '10.0.0.7', family: 4 }],
     });
@@ -220,7 +220,9 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     const count = 150;
-    await Promise.all(Array.from({ length: count }, () => recordDecision(ctx.database, decisionRow(site))));
+    await Promise.all(
+      Array.from({ length: count }, () => recordDecision(ctx.services.decisions, decisionRow(site))),
+    );
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
@@ -242,7 +244,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
   it('re-claims a delivery whose lease expired (crashed worker)', async () => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.database, decisionRow(site));
+    await recordDecision(ctx.services.decisions, decisionRow(site));
     await ctx.database.db
       .updateTable('webhook_deliveries')
       .set({ lease_owner: 'dead-worker', lease_until: Date.now() + 60_000 })

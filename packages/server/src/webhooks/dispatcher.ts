@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { decisionWriter } from '../scoring/decision-writer.ts';
 import type { DB } from '../storage/db.ts';
 import { planAllows } from '../workspace/permissions.ts';
 import {
@@ -15,7 +14,7 @@ import {
   loadEndpoints,
 } from './delivery-store.ts';
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
-import { cancelDeliveriesWithoutPlan, onDeliveryQueued } from './outbox.ts';
+import { cancelDeliveriesWithoutPlan } from './outbox.ts';
 import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
 import { type AttemptOutcome, PinnedAgents, sendAttempt } from './sender.ts';
 import { SuccessBatcher } from './success-batcher.ts';
@@ -83,7 +82,7 @@ export class WebhookDispatcher {
     };
     // Claims and results are writes: on a SQLite file they run in the decision writer thread, so
     // this thread never waits for the write lock while a group commit holds it.
-    this.writes = decisionWriter(ctx.database).writes;
+    this.writes = ctx.services.decisions.writer.writes;
     this.successes = new SuccessBatcher(this.writes, this.workerId, () => ctx.now());
     this.opts = {
       pollIntervalMs: options.pollIntervalMs ?? 100,
@@ -107,7 +106,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = onDeliveryQueued(() => this.kick());
+    this.unsubscribe = this.ctx.services.outbox.onQueued(() => this.kick());
     this.loopDone = this.loop();
   }
 

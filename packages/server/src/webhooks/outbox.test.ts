@@ -1,15 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DecisionLog, openDecisionLog } from '../decisions/decision-log.ts';
 import { idTime } from '../scoring/decision-id.ts';
 import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
-import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries } from './outbox.ts';
+import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries, OutboxSignal } from './outbox.ts';
 import { internalAccountId } from './payload.ts';
 import { configureWebhook, createSite, decisionRow, recordDecision, setPlan } from './test-fixtures.ts';
 
 describe.each(testDialects())('outbox on %s', (dialect) => {
   let database: Database;
+  let decisions: DecisionLog;
   beforeEach(async () => {
     database = await openTestDatabase(dialect);
+    decisions = openDecisionLog(database, new OutboxSignal());
   });
   afterEach(() => database.close());
 
@@ -19,7 +22,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     const decision = decisionRow(site, { created_at: Date.UTC(2025, 0, 2, 3, 4, 5, 6) });
-    await recordDecision(database, decision);
+    await recordDecision(decisions, decision);
     const rows = await deliveries();
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
@@ -71,7 +74,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const site = await createSite(database, 'enterprise');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     await recordDecision(
-      database,
+      decisions,
       decisionRow(site, { order_amount: 0, payment_hash: 'pm_1', ip_address: '', user_agent: '' }),
     );
     const data = JSON.parse((await deliveries())[0]!.payload).data;
@@ -89,20 +92,20 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
 
   it('writes nothing without a webhook, with a disabled webhook or on the free plan', async () => {
     const none = await createSite(database, 'pro');
-    await recordDecision(database, decisionRow(none));
+    await recordDecision(decisions, decisionRow(none));
     const disabled = await createSite(database, 'pro');
     await configureWebhook(database, disabled.siteId, 'https://hooks.example.com/w', false);
-    await recordDecision(database, decisionRow(disabled));
+    await recordDecision(decisions, decisionRow(disabled));
     const free = await createSite(database, 'free');
     await configureWebhook(database, free.siteId, 'https://hooks.example.com/w');
-    await recordDecision(database, decisionRow(free));
+    await recordDecision(decisions, decisionRow(free));
     expect(await deliveries()).toHaveLength(0);
   });
 
   it('lets the demo workspace through on any plan', async () => {
     const demo = await createSite(database, 'free', true);
     await configureWebhook(database, demo.siteId, 'https://hooks.example.com/w');
-    await recordDecision(database, decisionRow(demo));
+    await recordDecision(decisions, decisionRow(demo));
     expect(await deliveries()).toHaveLength(1);
   });
 
@@ -110,8 +113,8 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     const decision = decisionRow(site);
-    await recordDecision(database, decision);
-    await expect(recordDecision(database, decision)).rejects.toThrow();
+    await recordDecision(decisions, decision);
+    await expect(recordDecision(decisions, decision)).rejects.toThrow();
     expect(await deliveries()).toHaveLength(1);
   });
 
@@ -120,7 +123,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const b = await createSite(database, 'pro');
     for (const s of [a, b]) {
       await configureWebhook(database, s.siteId, 'https://hooks.example.com/w');
-      await recordDecision(database, decisionRow(s));
+      await recordDecision(decisions, decisionRow(s));
     }
     expect(await cancelPendingDeliveries(database.db, a.siteId, 'the webhook is disabled')).toBe(1);
     await setPlan(database, b.workspaceId, 'free');

@@ -7,26 +7,29 @@ import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated 
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-const queuedListeners = new Set<() => void>();
-
 /**
- * In-process wake-up: a dispatcher in this process subscribes and is kicked shortly after a
- * delivery is queued. The kick is deferred, so it usually lands after the caller's commit; when it
- * does not, the dispatcher's short poll picks the row up anyway.
+ * In-process wake-up (one per process, services.ts: `outbox`): a dispatcher in this process
+ * subscribes and is kicked shortly after a delivery is queued. The kick is deferred, so it usually
+ * lands after the caller's commit; when it does not, the dispatcher's short poll picks the row up
+ * anyway.
  */
-export function onDeliveryQueued(listener: () => void): () => void {
-  queuedListeners.add(listener);
-  return () => queuedListeners.delete(listener);
-}
+export class OutboxSignal {
+  private readonly listeners = new Set<() => void>();
+  private kickScheduled = false;
 
-let kickScheduled = false;
-export function notifyQueued(): void {
-  if (kickScheduled || queuedListeners.size === 0) return;
-  kickScheduled = true;
-  setTimeout(() => {
-    kickScheduled = false;
-    for (const listener of queuedListeners) listener();
-  }, 1);
+  onQueued(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  queued(): void {
+    if (this.kickScheduled || this.listeners.size === 0) return;
+    this.kickScheduled = true;
+    setTimeout(() => {
+      this.kickScheduled = false;
+      for (const listener of this.listeners) listener();
+    }, 1);
+  }
 }
 
 /**
@@ -80,11 +83,12 @@ export function deliveryRow(decision: DecisionForPayload, nowMs: number): Webhoo
 export async function insertDelivery(
   db: Executor,
   decision: DecisionForPayload,
-  nowMs: number = Date.now(),
+  nowMs: number,
+  outbox: OutboxSignal,
 ): Promise<string> {
   const row = deliveryRow(decision, nowMs);
   await db.insertInto('webhook_deliveries').values(row).execute();
-  notifyQueued();
+  outbox.queued();
   return row.id;
 }
 

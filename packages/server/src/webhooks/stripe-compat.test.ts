@@ -37,7 +37,7 @@ describe('real deliveries against independent verifiers', () => {
     const site = await createSite(ctx.database, 'pro');
     const secret = await configureWebhook(ctx.database, site.siteId, receiver.url);
     const decision = decisionRow(site);
-    await recordDecision(ctx.database, decision);
+    await recordDecision(ctx.services.decisions, decision);
     await new WebhookDispatcher(ctx).runOnce();
     const captured = receiver.requests[0]!;
     const header = String(captured.headers['service-signature']);
@@ -69,7 +69,7 @@ describe('real deliveries against independent verifiers', () => {
     const secret = await configureWebhook(ctx.database, site.siteId, url);
     handler = nodeHttpHandler(createWebhookReceiver({ secret, store, process: async () => undefined }));
     const decision = decisionRow(site);
-    await recordDecision(ctx.database, decision);
+    await recordDecision(ctx.services.decisions, decision);
     const dispatcher = new WebhookDispatcher(ctx);
     await dispatcher.runOnce();
     // A lost acknowledgement: the same delivery arrives again and is recognised as a duplicate.

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import type { Plan, Role } from '../workspace/permissions.ts';
+import { NO_SITE_CACHE, type SiteChanges } from '../workspace/site-key-cache.ts';
 import { createSite as createSite_ } from '../workspace/sites.ts';
 import { issueAccessToken, sha256Hex } from '../workspace/tokens.ts';
 import { createWorkspace, setPlan as setWorkspacePlan } from '../workspace/workspaces.ts';
@@ -28,8 +29,13 @@ export async function createSite(database: Database, plan: Plan = 'pro', demo = 
   return { workspaceId: workspace.id, siteId: site.id };
 }
 
-export async function setPlan(database: Database, workspaceId: string, plan: Plan): Promise<void> {
-  await setWorkspacePlan(database.db, workspaceId, plan, Date.now());
+export async function setPlan(
+  database: Database,
+  workspaceId: string,
+  plan: Plan,
+  changes: SiteChanges = NO_SITE_CACHE,
+): Promise<void> {
+  await setWorkspacePlan(database.db, workspaceId, plan, Date.now(), changes);
 }
 
 /** Save a webhook row directly (the route validates URLs; fixtures may point at loopback). */

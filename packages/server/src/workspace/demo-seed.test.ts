@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, migrate, openDatabase } from '../storage/db.ts';
 import { createTestApp, openTestDatabase } from '../testing/context.ts';
 import { demoOrigins, seedDemo } from './demo-seed.ts';
+import { NO_SITE_CACHE } from './site-key-cache.ts';
 import { sha256Hex } from './tokens.ts';
 
 describe('demo seed', () => {
@@ -21,7 +22,7 @@ describe('demo seed', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const deps = () => ({ database, dataDir: dir, logger, now: Date.now });
+  const deps = () => ({ database, dataDir: dir, logger, now: Date.now, sites: NO_SITE_CACHE });
 
   it('derives the server origins from host and port', () => {
     expect(demoOrigins('127.0.0.1', 8080)).toEqual(['http://127.0.0.1:8080', 'http://localhost:8080']);

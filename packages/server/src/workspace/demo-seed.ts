@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../storage/db.ts';
 import { originProblem } from './origins.ts';
 import { hashPassword } from './passwords.ts';
+import type { SiteChanges } from './site-key-cache.ts';
 import { createSite, findSite, parseOrigins, updateSite } from './sites.ts';
 import { createUser, findUserByEmail } from './users.ts';
 import { addMembership, createWorkspace } from './workspaces.ts';
@@ -27,6 +28,8 @@ export interface DemoSeedDeps {
   dataDir: string;
   logger: Logger;
   now: () => number;
+  /** The serving process's site cache, told when the demo site's origins change. */
+  sites: SiteChanges;
 }
 
 /** The server's own browser origins, so that `/demo` works out of the box (SPEC §10). */
@@ -122,7 +125,7 @@ async function allowOrigins(deps: DemoSeedDeps, siteId: string, origins: string[
   const current = parseOrigins(site.allowed_origins);
   const missing = origins.filter((o) => !current.includes(o));
   if (missing.length === 0) return;
-  await updateSite(db, site, { allowedOrigins: [...current, ...missing] }, deps.now());
+  await updateSite(db, site, { allowedOrigins: [...current, ...missing] }, deps.now(), deps.sites);
   deps.logger.info({ siteId, added: missing }, 'demo site origins extended');
 }
 

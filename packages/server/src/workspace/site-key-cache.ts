@@ -5,7 +5,7 @@
  *
  * So on SQLite the lookups are remembered. That is exact because a SQLite file has one serving
  * process (PostgreSQL is required for more), and every change to sites and workspaces goes through
- * workspace/sites.ts and workspace/workspaces.ts, which call `sitesChanged()`: a rotated key stops
+ * workspace/sites.ts and workspace/workspaces.ts, which call `changed()` on the process's cache (`SiteChanges`): a rotated key stops
  * working at once (interface §5 rule 6). Entries also expire after `SITE_KEY_CACHE_TTL_MS`, which
  * bounds how long a CLI command run beside the server (`warden workspace plan`) goes unseen: SPEC
  * §10's 1 s. At that expiry a key looked up 1,000 times a second misses once a second, so the
@@ -15,30 +15,38 @@
 export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
 
-/** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */
-let generation = 0;
-
-export function sitesChanged(): void {
-  generation++;
+/** Told of every change to a site or a workspace (sites.ts and workspaces.ts call it). */
+export interface SiteChanges {
+  changed(): void;
 }
+
+/** For a process that remembers no sites (the CLI commands): nothing to forget. */
+export const NO_SITE_CACHE: SiteChanges = Object.freeze({ changed: () => undefined });
 
 interface Remembered<T> {
   value: T;
   until: number;
 }
 
-export class SiteKeyCache<T> {
+/** One per process (services.ts: `siteKeys`). */
+export class SiteKeyCache<T> implements SiteChanges {
   private readonly entries = new Map<string, Remembered<T>>();
-  private generation = generation;
+  /** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */
+  private generation = 0;
+
+  changed(): void {
+    this.generation++;
+    this.entries.clear();
+  }
 
   /** The remembered value of `key`, else what `load` finds (remembered unless a change overtook it). */
   async lookup(key: string, now: number, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const remembered = this.get(key, now);
     if (remembered !== undefined) return remembered;
-    const seen = generation;
+    const seen = this.generation;
     const value = await load();
     // A change during the load may have come after what it read: not remembered then.
-    if (value !== undefined && seen === generation) {
+    if (value !== undefined && seen === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
     }
@@ -46,11 +54,6 @@ export class SiteKeyCache<T> {
   }
 
   get(key: string, now: number): T | undefined {
-    if (this.generation !== generation) {
-      this.entries.clear();
-      this.generation = generation;
-      return undefined;
-    }
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.until > now) return hit.value;

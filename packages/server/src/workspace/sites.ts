@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { SitesTable } from '../storage/schema.ts';
-import { sitesChanged } from './site-key-cache.ts';
+import type { SiteChanges } from './site-key-cache.ts';
 import { sha256Hex } from './tokens.ts';
 
 /** Per-site settings; stored as JSON text in `sites.settings`. */
@@ -129,6 +129,7 @@ export async function updateSite(
   site: SitesTable,
   patch: SitePatch,
   now: number,
+  changes: SiteChanges,
 ): Promise<SitesTable> {
   const next: SitesTable = { ...site, updated_at: now };
   if (patch.name !== undefined) next.name = patch.name;
@@ -151,7 +152,7 @@ export async function updateSite(
     })
     .where('id', '=', site.id)
     .execute();
-  sitesChanged();
+  changes.changed();
   return next;
 }
 
@@ -159,7 +160,12 @@ export async function updateSite(
  * Replace both keys at once. The old ones stop working with this commit: scoring looks keys up
  * by value, and nothing else (no overlap window, interface §5 rule 6).
  */
-export async function rotateSiteKeys(db: Kysely<DB>, siteId: string, now: number): Promise<SiteKeys> {
+export async function rotateSiteKeys(
+  db: Kysely<DB>,
+  siteId: string,
+  now: number,
+  changes: SiteChanges,
+): Promise<SiteKeys> {
   const keys = newSiteKeys();
   await db
     .updateTable('sites')
@@ -171,6 +177,6 @@ export async function rotateSiteKeys(db: Kysely<DB>, siteId: string, now: number
     })
     .where('id', '=', siteId)
     .execute();
-  sitesChanged();
+  changes.changed();
   return keys;
 }

@@ -54,6 +54,7 @@ describe.each(testDialects())('workspace management on %s', (dialect) => {
         dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'warden-dialect-')),
         logger: t.ctx.logger,
         now: Date.now,
+        sites: t.ctx.services.siteKeys,
       };
       expect(await seedDemo(deps, ['http://localhost:1'])).not.toBeNull();
       expect(await seedDemo(deps, ['http://localhost:1'])).toBeNull();

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { MembershipsTable, WorkspacesTable } from '../storage/schema.ts';
 import type { Plan, Role } from './permissions.ts';
-import { sitesChanged } from './site-key-cache.ts';
+import type { SiteChanges } from './site-key-cache.ts';
 
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise'];
 
@@ -45,13 +45,19 @@ export async function findWorkspace(db: Kysely<DB>, id: string): Promise<Workspa
 }
 
 /** Change the plan; false when the workspace does not exist. */
-export async function setPlan(db: Kysely<DB>, id: string, plan: Plan, now: number): Promise<boolean> {
+export async function setPlan(
+  db: Kysely<DB>,
+  id: string,
+  plan: Plan,
+  now: number,
+  changes: SiteChanges,
+): Promise<boolean> {
   const result = await db
     .updateTable('workspaces')
     .set({ plan, updated_at: now })
     .where('id', '=', id)
     .executeTakeFirst();
-  sitesChanged();
+  changes.changed();
   return Number(result.numUpdatedRows) > 0;
 }
 

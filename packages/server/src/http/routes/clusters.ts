@@ -5,7 +5,6 @@ import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
-import type { IdentityService } from '../../scoring/identity.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -95,7 +94,8 @@ interface Membership {
  * When the graph no longer remembers any of those accounts, the answer is what the recorded
  * decisions say: the accounts scored under the id and the latest of their identity counts.
  */
-export async function clusterRoutes(app: App, ctx: AppContext, identity: IdentityService): Promise<void> {
+export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
+  const identity = ctx.services.identity;
   const db = ctx.database.db;
 
   /** The id's cluster from the recorded decisions alone (accounts scored under it). */

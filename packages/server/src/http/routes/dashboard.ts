@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
-import { readAsset } from './static.ts';
 
 /**
  * The dashboard (`/dashboard/…`, React + Vite, built into packages/dashboard/dist). Hashed files
@@ -75,7 +74,7 @@ export function resolveDashboardPath(
 }
 
 export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
-  return async function routes(app: App, _ctx: AppContext): Promise<void> {
+  return async function routes(app: App, ctx: AppContext): Promise<void> {
     const hide = { schema: { hide: true } };
 
     app.get('/dashboard', hide, async (_request, reply) => reply.redirect('/dashboard/', 302));
@@ -86,7 +85,7 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
       if (target.kind === 'invalid') return reply.code(400).type(TEXT).send('Bad path\n');
       reply.header('x-content-type-options', 'nosniff');
       if (target.kind === 'file' && !target.file.endsWith(`${path.sep}index.html`)) {
-        const asset = readAsset(target.file);
+        const asset = ctx.services.assets.read(target.file);
         if (!asset) return reply.code(404).type(TEXT).send('Not found\n');
         const hashed = rest.startsWith('assets/');
         reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600').header('etag', asset.etag);
@@ -95,7 +94,7 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
       }
       // A missing hashed asset is a 404 (an old tab after a deploy), never the page.
       if (rest.startsWith('assets/')) return reply.code(404).type(TEXT).send('Not found\n');
-      const page = readAsset(path.join(dist, 'index.html'));
+      const page = ctx.services.assets.read(path.join(dist, 'index.html'));
       if (!page) return reply.code(503).type(TEXT).send(DASHBOARD_NOT_BUILT);
       return reply
         .header('cache-control', 'no-cache')

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { DecisionFilters } from '../../decisions/search.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
@@ -12,7 +13,6 @@ import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts'
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
-import { type DecisionFilters, decisionConditions } from './decision-search.ts';
 import { badQuery } from './decision-time.ts';
 import {
   DecisionDetail,
@@ -53,11 +53,7 @@ async function accessibleDecision(
   id: string,
   operation: Operation,
 ): Promise<DecisionsTable> {
-  const row = await ctx.database.db
-    .selectFrom('decisions')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await ctx.services.decisions.byId(id);
   if (!row) throw new ApiError('not_found', 'Decision not found.');
   try {
     await requireSite(ctx, principalOf(request), row.site_id, operation);
@@ -70,7 +66,7 @@ async function accessibleDecision(
 }
 
 /** One page of the filtered decisions, newest first, after `cursor`. */
-export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | keyof DecisionsTable>(
+export async function decisionPage<C extends keyof DecisionsTable>(
   ctx: AppContext,
   filters: DecisionFilters,
   columns: readonly C[],
@@ -78,23 +74,7 @@ export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | 
   cursor: string | undefined,
 ) {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  let q = ctx.database.db
-    .selectFrom('decisions')
-    .select(columns as readonly (keyof DecisionsTable)[])
-    .where(decisionConditions(ctx.database.dialect, filters));
-  if (after) {
-    q = q.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
-  }
-  const rows = (await q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute()) as unknown as Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>;
+  const rows = await ctx.services.decisions.page(filters, columns as readonly C[], limit + 1, after);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
@@ -103,17 +83,17 @@ export async function decisionPage<C extends (typeof SUMMARY_COLUMNS)[number] | 
 /** A `clusterId` filter also matches the decisions of the cluster's current members (identity graph). */
 async function withClusterMembers<F extends DecisionFilters>(
   ctx: AppContext,
-  identity: IdentityService | undefined,
+  identity: IdentityService,
   filters: F,
 ): Promise<F> {
-  if (!filters.clusterId || !identity) return filters;
+  if (!filters.clusterId) return filters;
   const accounts = await currentClusterAccounts(ctx.database.db, identity, filters.siteId, filters.clusterId);
   return { ...filters, clusterAccounts: accounts };
 }
 
 async function listDecisions(
   ctx: AppContext,
-  identity: IdentityService | undefined,
+  identity: IdentityService,
   query: Static<typeof DecisionListQuery>,
 ) {
   const limit = query.limit ? Number(query.limit) : DEFAULT_PAGE_SIZE;
@@ -123,7 +103,8 @@ async function listDecisions(
   return { items: rows.map(decisionSummary), nextCursor };
 }
 
-export async function decisionRoutes(app: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
+export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
+  const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
   const auth = { onRequest: authenticate(ctx), attachValidation: true };
   const security = [{ bearer: [] }];
@@ -169,7 +150,7 @@ export async function decisionRoutes(app: App, ctx: AppContext, identity?: Ident
       if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
       assertValid(request);
       const { format, ...given } = request.query;
-      decisionConditions(ctx.database.dialect, given); // 400 before the stream starts
+      ctx.services.decisions.checkFilters(given); // 400 before the stream starts
       const filters = await withClusterMembers(ctx, identity, given);
       const chunks = exportChunks(format, (cursor) =>
         decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
@@ -222,11 +203,7 @@ export async function decisionRoutes(app: App, ctx: AppContext, identity?: Ident
       const row = await accessibleDecision(ctx, request, request.params.id, 'decisions.label');
       assertValid(request);
       const labeledAt = ctx.now();
-      await ctx.database.db
-        .updateTable('decisions')
-        .set({ label: request.body.label, labeled_at: labeledAt })
-        .where('id', '=', row.id)
-        .execute();
+      await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
       return ok(decisionDetail({ ...row, label: request.body.label, labeled_at: labeledAt }));
     },
   );

@@ -3,7 +3,6 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
-import type { IdentityService } from '../../scoring/identity.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -22,7 +21,8 @@ const EntityQuery = Type.Object(
 );
 
 /** GET /api/entities/summary: the pivot card of the dashboard (every role may read). */
-export async function entityRoutes(app: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
+export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
+  const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.get(
     '/api/entities/summary',
@@ -44,7 +44,7 @@ export async function entityRoutes(app: App, ctx: AppContext, identity?: Identit
       const { kind, value, siteId: site } = request.query;
       // A cluster counts the decisions the list shows for it: also its current members' ones.
       const members =
-        kind === 'clusterId' && identity
+        kind === 'clusterId'
           ? await currentClusterAccounts(ctx.database.db, identity, site, value)
           : undefined;
       return ok(await entitySummary(ctx, site, kind, value, members));

@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { createList, deleteList, listView, updateListEntries } from '../../rules/repo.ts';
 import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '../../rules/schemas.ts';
-import { ruleStore } from '../../rules/store.ts';
 import type { ListsTable } from '../../storage/rules-schema.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
@@ -85,7 +84,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
           after: auditedList(r),
         }),
       );
-      ruleStore(ctx).invalidate(site.id);
+      ctx.services.rules.invalidate(site.id);
       return reply.status(201).send(ok(listView(row)));
     },
   );
@@ -126,7 +125,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
           after: auditedList(r, row),
         }),
       );
-      ruleStore(ctx).invalidate(row.site_id);
+      ctx.services.rules.invalidate(row.site_id);
       return ok(listView(next));
     },
   );
@@ -150,7 +149,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
           before: auditedList(row),
         }),
       );
-      ruleStore(ctx).invalidate(row.site_id);
+      ctx.services.rules.invalidate(row.site_id);
       return ok({ id: row.id, deleted: true });
     },
   );

@@ -16,7 +16,6 @@ import {
   SiteQuery,
 } from '../../rules/schemas.ts';
 import { ruleStats } from '../../rules/stats.ts';
-import { ruleStore } from '../../rules/store.ts';
 import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -94,7 +93,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
           after: ruleView(r),
         }),
       );
-      ruleStore(ctx).invalidate(site.id); // again after the commit
+      ctx.services.rules.invalidate(site.id); // again after the commit
       return reply.status(201).send(ok(ruleView(row)));
     },
   );
@@ -131,7 +130,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
           after: ruleView(r),
         }),
       );
-      ruleStore(ctx).invalidate(row.site_id);
+      ctx.services.rules.invalidate(row.site_id);
       return ok(ruleView(next));
     },
   );
@@ -155,7 +154,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
           before: ruleView(row),
         }),
       );
-      ruleStore(ctx).invalidate(row.site_id);
+      ctx.services.rules.invalidate(row.site_id);
       return ok({ id: row.id, deleted: true });
     },
   );

@@ -2,15 +2,13 @@ import { issueChallenge, parseDifficulty } from '../../challenge/index.ts';
 import { verifyPowProof } from '../../challenge/proof.ts';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
-import { createEngine } from '../../scoring/engine.ts';
-import type { IdentityService } from '../../scoring/identity.ts';
 import type { App } from '../types.ts';
 import { type ScoringServices, scoringApi } from './scoring.ts';
 
 /** The production services behind the scoring routes: the real engine, fingerprints and challenges. */
-export function productionScoringServices(ctx: AppContext, identity?: IdentityService): ScoringServices {
+export function productionScoringServices(ctx: AppContext): ScoringServices {
   return {
-    engine: createEngine(ctx, identity ? { identity } : {}),
+    engine: ctx.services.engine,
     registerFingerprint,
     parseDifficulty,
     issueChallenge: async (c, site, options) => ({ ...(await issueChallenge(c, site, options)) }),
@@ -19,8 +17,8 @@ export function productionScoringServices(ctx: AppContext, identity?: IdentitySe
 }
 
 /** The scoring area as registered in http/routes.ts. */
-export async function scoringArea(scope: App, ctx: AppContext, identity?: IdentityService): Promise<void> {
-  const services = productionScoringServices(ctx, identity);
+export async function scoringArea(scope: App, ctx: AppContext): Promise<void> {
+  const services = productionScoringServices(ctx);
   if (services.engine.prepare) ctx.readiness?.track('scoringEngine', services.engine.prepare());
   await scoringApi(scope, ctx, services);
 }

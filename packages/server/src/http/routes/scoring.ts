@@ -1,8 +1,6 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
-import { sweepUsedChallenges } from '../../challenge/index.ts';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
-import { sweepIdempotencyKeys } from '../../scoring/idempotency.ts';
 import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
@@ -61,13 +59,6 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
   );
 }
 
-const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-/** Scoring records kept only until they expire, and what forgets them. */
-const SWEEPS = [
-  ['idempotency keys', sweepIdempotencyKeys],
-  ['used challenges', sweepUsedChallenges],
-] as const;
-
 export async function scoringApi(app: App, ctx: AppContext, services: ScoringServices): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   for (const surface of ['browser', 'server'] as const) {
@@ -82,18 +73,6 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
 
   // A `serve --workers` worker leaves the sweeps to the primary (cluster/primary.ts).
   if (ctx.worker) return;
-  const stop = startScoringSweeps(ctx);
-  app.addHook('onClose', async () => stop());
-}
-
-/** Forget expired idempotency keys and used challenges every SWEEP_INTERVAL_MS; returns the stop. */
-export function startScoringSweeps(ctx: Pick<AppContext, 'database' | 'now' | 'logger'>): () => void {
-  const sweeper = setInterval(() => {
-    for (const [records, sweep] of SWEEPS)
-      sweep(ctx.database.db, ctx.now()).catch((err: unknown) =>
-        ctx.logger.warn({ err, records }, 'sweep of expired scoring records failed'),
-      );
-  }, SWEEP_INTERVAL_MS);
-  sweeper.unref();
-  return () => clearInterval(sweeper);
+  ctx.services.sweeper.start();
+  app.addHook('onClose', async () => ctx.services.sweeper.stop());
 }

@@ -192,7 +192,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         settings: v.settings,
       });
       const updated = await db.transaction().execute(async (trx) => {
-        const row = await updateSite(trx, site, patch, now);
+        const row = await updateSite(trx, site, patch, now, ctx.services.siteKeys);
         await recordAudit(
           trx,
           actor,
@@ -232,7 +232,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const actor = await actorOf(ctx, principalOf(request));
       // The audit entry names the new public site key and when; never a secret.
       const keys = await db.transaction().execute(async (trx) => {
-        const rotated = await rotateSiteKeys(trx, site.id, now);
+        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteKeys);
         await recordAudit(
           trx,
           actor,

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withServices } from '../../services.ts';
 import { MemoryHotState } from '../../state/memory.ts';
 import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestContext, type TestApp, testAppOf, testDialects } from '../../testing/context.ts';
@@ -260,7 +261,10 @@ describe.each(testDialects())('SAML single sign-on on %s', (dialect) => {
       const samlResponse = await idp.createResponse(sp, { email: 'replay@example.test' });
       expect((await postAcs(w.workspaceId, { SAMLResponse: samlResponse })).status).toBe(303);
       await refusedWith(samlResponse, 'assertion already used');
-      const other = await buildApp({ ...t.ctx, hotState: new MemoryHotState(), metrics: new Registry() });
+      const { services: _shared, ...base } = t.ctx;
+      const other = await buildApp(
+        withServices({ ...base, hotState: new MemoryHotState(), metrics: new Registry() }),
+      );
       try {
         const res = await other.inject({
           method: 'POST',
@@ -329,7 +333,7 @@ describe.each(testDialects())('SAML single sign-on on %s', (dialect) => {
     it('login and ACS answer 402 once the plan no longer includes SSO', async () => {
       const downgraded = await createTestWorkspace(t.ctx, { plan: 'enterprise' });
       expect((await configure(downgraded, {})).statusCode).toBe(200);
-      await setPlan(t.ctx.database.db, downgraded.workspaceId, 'pro', Date.now());
+      await setPlan(t.ctx.database.db, downgraded.workspaceId, 'pro', Date.now(), t.ctx.services.siteKeys);
       const login = await fetch(samlUrl(downgraded.workspaceId, 'login'), { redirect: 'manual' });
       expect(login.status).toBe(402);
       expect((await login.json()).error.code).toBe('plan_required');

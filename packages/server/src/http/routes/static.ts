@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../context.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
@@ -22,37 +20,6 @@ const SDK_FILES: Record<string, string> = {
   'sha256.wasm': 'application/wasm',
 };
 const SDK_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
-
-interface Asset {
-  body: Buffer;
-  etag: string;
-  integrity: string;
-  mtimeMs: number;
-}
-
-const cache = new Map<string, Asset>();
-
-/** The file with its hashes, cached while its mtime and size are unchanged. */
-export function readAsset(file: string): Asset | undefined {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return undefined;
-  }
-  const hit = cache.get(file);
-  if (hit && hit.mtimeMs === stat.mtimeMs && hit.body.length === stat.size) return hit;
-  const body = fs.readFileSync(file);
-  const sha384 = createHash('sha384').update(body).digest('base64');
-  const asset = {
-    body,
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    integrity: `sha384-${sha384}`,
-    mtimeMs: stat.mtimeMs,
-  };
-  cache.set(file, asset);
-  return asset;
-}
 
 const NOT_BUILT =
   'Warden browser SDK is not built. Run `npm run build:browser` (npm install does it) and reload.\n';
@@ -79,7 +46,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
     if (file === 'integrity.json') {
       const out: Record<string, { integrity: string; size: number }> = {};
       for (const name of Object.keys(SDK_FILES)) {
-        const a = readAsset(path.join(DIST, name));
+        const a = ctx.services.assets.read(path.join(DIST, name));
         if (a) out[name] = { integrity: a.integrity, size: a.body.length };
       }
       if (!out['warden.js']) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
@@ -90,7 +57,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
     }
     const type = SDK_FILES[file];
     if (!type) return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n');
-    const asset = readAsset(path.join(DIST, file));
+    const asset = ctx.services.assets.read(path.join(DIST, file));
     if (!asset) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
     reply
       .header('cache-control', SDK_CACHE)
@@ -105,10 +72,10 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
   });
 
   app.get('/demo', hide, async (_request, reply) => {
-    const page = readAsset(path.join(DEMO, 'index.html'));
+    const page = ctx.services.assets.read(path.join(DEMO, 'index.html'));
     if (!page) return reply.code(404).type('text/plain; charset=utf-8').send('Demo page missing\n');
     const siteKey = await demoSiteKey(ctx);
-    const sdk = readAsset(path.join(DIST, 'warden.js'));
+    const sdk = ctx.services.assets.read(path.join(DIST, 'warden.js'));
     const html = page.body
       .toString('utf8')
       .replace('{{SITE_KEY}}', escapeHtml(siteKey ?? ''))
@@ -121,7 +88,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
   });
 
   app.get('/demo/demo.js', hide, async (_request, reply) => {
-    const script = readAsset(path.join(DEMO, 'demo.js'));
+    const script = ctx.services.assets.read(path.join(DEMO, 'demo.js'));
     if (!script) return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n');
     return reply.header('cache-control', 'no-cache').header('etag', script.etag).type(JS).send(script.body);
   });

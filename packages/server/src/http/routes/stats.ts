@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { ACTIONS, CLASSIFICATIONS, Envelope, EVENT_TYPES } from '@warden/protocol';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { TOP_DIMENSIONS, type TopEntry, topDecisionValues } from '../../overview/top-values.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
@@ -26,37 +25,12 @@ function zeros(keys: readonly string[]): Record<string, number> {
 }
 
 export async function siteStats(ctx: AppContext, siteId: string, from: number, to: number): Promise<Stats> {
-  const { db } = ctx.database;
-  const base = db
-    .selectFrom('decisions')
-    .where('site_id', '=', siteId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('decisions as verified')
-            .select(sql.lit(1).as('one'))
-            .whereRef('verified.browser_decision_id', '=', 'decisions.id'),
-        ),
-      ),
-    );
-  const hour = sql<number>`created_at / ${sql.lit(HOUR_MS)}`;
   // Totals by classification and by action are sums of the hourly rows: no query of their own.
-  const [byEventType, hourly, hourlyActions] = await Promise.all([
-    base
-      .select(['event_type as k', (e) => e.fn.countAll<number>().as('n')])
-      .groupBy('event_type')
-      .execute(),
-    base
-      .select([hour.as('h'), 'classification', (e) => e.fn.countAll<number>().as('n')])
-      .groupBy([hour, 'classification'])
-      .execute(),
-    base
-      .select([hour.as('h'), 'action', (e) => e.fn.countAll<number>().as('n')])
-      .groupBy([hour, 'action'])
-      .execute(),
-  ]);
+  const {
+    byEventType,
+    byClassification: hourly,
+    byAction: hourlyActions,
+  } = await ctx.services.decisions.hourlyCounts(siteId, from, to);
   const tally = (rows: Array<{ k: string; n: number }>, keys: readonly string[]) => {
     const out = zeros(keys);
     for (const row of rows) out[row.k] = (out[row.k] ?? 0) + Number(row.n);

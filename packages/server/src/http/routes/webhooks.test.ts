@@ -194,7 +194,7 @@ describe('webhook routes', () => {
 
     it('lists at most 25 deliveries, newest first, with the delivery record fields', async () => {
       for (let i = 0; i < 27; i++) {
-        await recordDecision(t.ctx.database, decisionRow(s, { created_at: Date.now() + i }));
+        await recordDecision(t.ctx.services.decisions, decisionRow(s, { created_at: Date.now() + i }));
         await new Promise((r) => setTimeout(r, 2));
       }
       const data = (await call('GET', `/api/webhooks${q(s)}`, token)).json().data;
@@ -249,8 +249,14 @@ describe('webhook routes', () => {
     });
 
     it('202 with a new delivery wrapping the latest decision', async () => {
-      await recordDecision(t.ctx.database, decisionRow(s, { id: 'req_old', created_at: Date.now() - 1000 }));
-      await recordDecision(t.ctx.database, decisionRow(s, { id: 'req_latest', created_at: Date.now() }));
+      await recordDecision(
+        t.ctx.services.decisions,
+        decisionRow(s, { id: 'req_old', created_at: Date.now() - 1000 }),
+      );
+      await recordDecision(
+        t.ctx.services.decisions,
+        decisionRow(s, { id: 'req_latest', created_at: Date.now() }),
+      );
       const res = await call('POST', `/api/webhooks/test${q(s)}`, token);
       expect(res.statusCode).toBe(202);
       const { deliveryId, decisionId } = res.json().data;

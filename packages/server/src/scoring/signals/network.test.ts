@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipIntelReady, isHostingNetwork, lookupIp } from '../ip-intel.ts';
+import { IpIntel, isHostingNetwork } from '../ip-intel.ts';
 import { subnetKey } from '../subnet.ts';
 import { baseFeatures } from '../test-fixtures.ts';
 import { network, timezoneFitsCountry } from './network.ts';
@@ -27,7 +27,9 @@ describe('datacenter_ip', () => {
     expect(isHostingNetwork(3320, 'Deutsche Telekom AG')).toBe(false);
   });
   it('looks addresses up offline in the shipped ASN and country databases', async () => {
-    await ipIntelReady();
+    const intel = new IpIntel();
+    await intel.ready();
+    const lookupIp = (ip: string) => intel.lookup(ip);
     expect(lookupIp('3.85.1.2')).toMatchObject({ asn: 14618, country: 'US', hosting: true });
     expect(lookupIp('73.1.2.3')).toMatchObject({ asn: 7922, country: 'US', hosting: false });
     expect(lookupIp('2601:1:2:3::1')).toMatchObject({ asn: 7922, country: 'US', hosting: false });

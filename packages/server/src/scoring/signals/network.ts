@@ -1,4 +1,4 @@
-import { getCountry, getTimezone } from 'countries-and-timezones';
+import { getAllCountries, getTimezone } from 'countries-and-timezones';
 import type { Signal } from '../engine-types.ts';
 import { emit, type SignalFamily } from './types.ts';
 
@@ -16,34 +16,32 @@ function offsets(zone: string): number[] | null {
 }
 
 /**
+ * Every UTC offset (standard and summer time) one of a country's zones keeps, per country code:
+ * built once when the module loads from the library's fixed tables, never changed after.
+ */
+const COUNTRY_OFFSETS: ReadonlyMap<string, ReadonlySet<number>> = countryOffsets();
+
+function countryOffsets(): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const country of Object.values(getAllCountries())) {
+    const kept = new Set<number>();
+    for (const zone of country.timezones) for (const minutes of offsets(zone) ?? []) kept.add(minutes);
+    out.set(country.id, kept);
+  }
+  return out;
+}
+
+/**
  * Whether a browser time zone fits the country of its address: the zone belongs to the country,
  * or keeps the same clock as one of the country's zones (neighbours across a border share one).
  * null when either is unknown (UTC, Etc/… zones, unknown names).
  */
-function fits(zone: string, country: string): boolean | null {
-  const tz = getTimezone(zone);
-  const c = getCountry(country as Parameters<typeof getCountry>[0]);
-  if (!tz || !c || tz.countries.length === 0) return null;
-  if ((tz.countries as readonly string[]).includes(country)) return true;
-  const own = offsets(zone)!;
-  return c.timezones.some((z) => {
-    const o = offsets(z);
-    return o?.some((m) => own.includes(m)) ?? false;
-  });
-}
-
-/** Answers per (zone, country) pair, computed once: a handful of pairs covers nearly all traffic. */
-const fitCache = new Map<string, boolean | null>();
-
 export function timezoneFitsCountry(zone: string, country: string): boolean | null {
-  const key = `${zone}|${country}`;
-  let answer = fitCache.get(key);
-  if (answer === undefined) {
-    answer = fits(zone, country);
-    if (fitCache.size >= 10_000) fitCache.clear();
-    fitCache.set(key, answer);
-  }
-  return answer;
+  const tz = getTimezone(zone);
+  const kept = COUNTRY_OFFSETS.get(country);
+  if (!tz || !kept || tz.countries.length === 0) return null;
+  if ((tz.countries as readonly string[]).includes(country)) return true;
+  return kept.has(tz.utcOffset) || kept.has(tz.dstOffset);
 }
 
 export const network: SignalFamily = {

@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import { subnetKey } from '../../scoring/subnet.ts';
-import type { DB } from '../../storage/db.ts';
-import type { Dialect } from '../../storage/migrations/types.ts';
-import { badQuery, parseTime } from './decision-time.ts';
+import { badQuery, parseTime } from '../http/routes/decision-time.ts';
+import { subnetKey } from '../scoring/subnet.ts';
+import type { DB } from '../storage/db.ts';
 
 /**
  * The decision search filters (SPEC §9, issue 16): one definition used by the list, the export and
@@ -39,7 +38,34 @@ export interface DecisionFilters {
   to?: string | undefined;
 }
 
-type Eb = ExpressionBuilder<DB, 'decisions'>;
+export type Eb = ExpressionBuilder<DB, 'decisions'>;
+
+/** What the two dialects write differently: reading the JSON text columns. */
+export interface DecisionDialect {
+  /** The text at `path` of the JSON column. */
+  jsonText(column: 'features', path: string): Expression<string>;
+  /** The decision's `signals` JSON array has an element whose `rule` is `rule`. */
+  signalRule(rule: string): Expression<SqlBool>;
+  /** The IP's country or ASN recorded in the features (`features.ip.country`, `.asn`) is `value`. */
+  ipIntel(field: 'country' | 'asn', value: string): Expression<SqlBool>;
+}
+
+export const SQLITE_DECISIONS: DecisionDialect = {
+  jsonText: (column, path) => sql<string>`json_extract(${sql.ref(column)}, ${`$.${path}`})`,
+  signalRule: (rule) =>
+    sql<SqlBool>`exists (select 1 from json_each(${sql.ref('decisions.signals')}) as s where json_extract(s.value, '$.rule') = ${rule})`,
+  ipIntel: (field, value) =>
+    field === 'asn'
+      ? sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.asn') = ${Number(value)}`
+      : sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.country') = ${value}`,
+};
+
+export const POSTGRES_DECISIONS: DecisionDialect = {
+  jsonText: (column, path) => sql<string>`(${sql.ref(column)}::json ->> ${path})`,
+  signalRule: (rule) =>
+    sql<SqlBool>`exists (select 1 from json_array_elements(${sql.ref('decisions.signals')}::json) as s where s ->> 'rule' = ${rule})`,
+  ipIntel: (field, value) => sql<SqlBool>`(${sql.ref('features')}::json #>> ${`{ip,${field}}`}) = ${value}`,
+};
 
 /** `%`, `_` and the escape character itself, escaped for `LIKE … ESCAPE '\'`. */
 export function likeEscape(value: string): string {
@@ -65,35 +91,19 @@ export function subnetOf(ipPrefix: string): string {
   return key;
 }
 
-function jsonText(dialect: Dialect, column: 'features', path: string) {
-  return dialect === 'postgres'
-    ? sql<string>`(${sql.ref(column)}::json ->> ${path})`
-    : sql<string>`json_extract(${sql.ref(column)}, ${`$.${path}`})`;
-}
-
 /** The IP's country or ASN recorded in the decision's features (`features.ip.country`, `.asn`). */
-function ipIntelIs(dialect: Dialect, field: 'country' | 'asn', value: string): Expression<SqlBool> {
+function ipIntelIs(dialect: DecisionDialect, field: 'country' | 'asn', value: string): Expression<SqlBool> {
   const prefilter = sql<SqlBool>`${sql.ref('features')} like ${`%"${field}":${field === 'asn' ? value : JSON.stringify(value)}%`}`;
-  const exact =
-    dialect === 'postgres'
-      ? sql<SqlBool>`(${sql.ref('features')}::json #>> ${`{ip,${field}}`}) = ${value}`
-      : field === 'asn'
-        ? sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.asn') = ${Number(value)}`
-        : sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.country') = ${value}`;
-  return sql<SqlBool>`(${prefilter} and ${exact})`;
+  return sql<SqlBool>`(${prefilter} and ${dialect.ipIntel(field, value)})`;
 }
 
 /** The decision's signals include one named `rule` (a default signal, or `custom:<name>`). */
-function signalFired(eb: Eb, dialect: Dialect, rule: string): Expression<SqlBool> {
+function signalFired(eb: Eb, dialect: DecisionDialect, rule: string): Expression<SqlBool> {
   const prefilter = sql<SqlBool>`${sql.ref('signals')} like ${`%${likeEscape(JSON.stringify(rule))}%`} escape '\\'`;
-  const exact =
-    dialect === 'postgres'
-      ? sql<SqlBool>`exists (select 1 from json_array_elements(${sql.ref('decisions.signals')}::json) as s where s ->> 'rule' = ${rule})`
-      : sql<SqlBool>`exists (select 1 from json_each(${sql.ref('decisions.signals')}) as s where json_extract(s.value, '$.rule') = ${rule})`;
-  return eb.and([prefilter, exact]);
+  return eb.and([prefilter, dialect.signalRule(rule)]);
 }
 
-function ipPrefixMatch(eb: Eb, dialect: Dialect, ipPrefix: string): Expression<SqlBool> {
+function ipPrefixMatch(eb: Eb, dialect: DecisionDialect, ipPrefix: string): Expression<SqlBool> {
   const key = subnetOf(ipPrefix);
   if (key.endsWith('/24')) {
     // Text prefix of the dotted address (also its IPv4-mapped IPv6 form); digits and dots only.
@@ -101,11 +111,11 @@ function ipPrefixMatch(eb: Eb, dialect: Dialect, ipPrefix: string): Expression<S
     return eb.or([eb('ip_address', 'like', `${head}%`), eb('ip_address', 'like', `::ffff:${head}%`)]);
   }
   // IPv6 has many spellings of one address: compare the normalised subnet the features recorded.
-  return eb.and([eb('ip_address', 'like', '%:%'), eb(jsonText(dialect, 'features', 'subnet'), '=', key)]);
+  return eb.and([eb('ip_address', 'like', '%:%'), eb(dialect.jsonText('features', 'subnet'), '=', key)]);
 }
 
 /** The WHERE conditions of `filters` (site included). Bad values → 400 `validation_failed`. */
-export function decisionConditions(dialect: Dialect, filters: DecisionFilters) {
+export function decisionConditions(dialect: DecisionDialect, filters: DecisionFilters) {
   const from = parseTime(filters.from, 'querystring.from');
   const to = parseTime(filters.to, 'querystring.to');
   const minScore = filters.minScore === undefined ? undefined : Number(filters.minScore);

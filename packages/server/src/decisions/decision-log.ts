@@ -1,0 +1,79 @@
+import type { DecisionWriter, RemoteCommit } from '../scoring/decision-writer.ts';
+import type { Database } from '../storage/db.ts';
+import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { OutboxSignal } from '../webhooks/outbox.ts';
+import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import type { DecisionFilters } from './search.ts';
+
+/** Where a page of decisions starts: after this (created_at, id), newest first. */
+export interface DecisionCursor {
+  createdAt: number;
+  id: string;
+}
+
+/** Decisions counted by hour (epoch hours) in a window: by event type, by classification, by action. */
+export interface HourlyCounts {
+  byEventType: Array<{ k: string; n: number }>;
+  byClassification: Array<{ h: number; classification: string; n: number }>;
+  byAction: Array<{ h: number; action: string; n: number }>;
+}
+
+/** What the decisions matching some filters add up to (the entity summaries). */
+export interface DecisionAggregate {
+  total: number;
+  first: number | null;
+  last: number | null;
+  accounts: number;
+  ips: number;
+  devices: number;
+  groups: Array<{ classification: string; action: string; label: string | null; n: number }>;
+  /** At most 20 cluster ids, in order. */
+  clusters: string[];
+  latest: { features: string; user_agent: string } | undefined;
+}
+
+/**
+ * The decision log: the one module that reads and writes the `decisions` table (issue 13). Routes,
+ * statistics and the entity summaries call its methods; SQLite and PostgreSQL implement it
+ * (kysely-decision-log.ts), under one conformance suite (decision-log.dialects.test.ts).
+ */
+export interface DecisionLog {
+  /**
+   * Record a decision with its outbox row and its idempotency key row in one transaction (group
+   * commit, scoring/decision-writer.ts). False: the key was taken by another decision meanwhile,
+   * and nothing was written.
+   */
+  record(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean>;
+  /** The group-commit writer (its thread on a SQLite file), created on first use. */
+  readonly writer: DecisionWriter;
+  byId(id: string): Promise<DecisionsTable | undefined>;
+  /** Throws the 400 of bad filter values (before a stream starts, say). */
+  checkFilters(filters: DecisionFilters): void;
+  /** Up to `limit` matching decisions, newest first, after `after`. */
+  page<C extends keyof DecisionsTable>(
+    filters: DecisionFilters,
+    columns: readonly C[],
+    limit: number,
+    after?: DecisionCursor,
+  ): Promise<Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>>;
+  /** Set (or replace) a decision's analyst label. */
+  label(id: string, label: 'fraud' | 'legit', at: number): Promise<void>;
+  /** The counts behind GET /api/stats, for `[from, to)`. */
+  hourlyCounts(siteId: string, from: number, to: number): Promise<HourlyCounts>;
+  /** Totals, distinct counts, groups, clusters and the latest row of the matching decisions. */
+  aggregate(filters: DecisionFilters): Promise<DecisionAggregate>;
+}
+
+/**
+ * The decision log of `database`, in its dialect. With `remote` (a `serve --workers` worker on the
+ * embedded default) its decisions are committed by the primary's writer instead.
+ */
+export function openDecisionLog(
+  database: Database,
+  outbox: OutboxSignal,
+  remote?: RemoteCommit,
+): DecisionLog {
+  return database.dialect === 'postgres'
+    ? new PostgresDecisionLog(database, outbox, remote)
+    : new SqliteDecisionLog(database, outbox, remote);
+}

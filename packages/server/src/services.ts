@@ -1,0 +1,115 @@
+import { BoundedMemo } from './bounded-memo.ts';
+import { parsePowFloor } from './challenge/difficulty.ts';
+import { powKey } from './challenge/index.ts';
+import type { AppContext } from './context.ts';
+import { type DecisionLog, openDecisionLog } from './decisions/decision-log.ts';
+import { HardwareProfileWrites } from './fingerprint/hardware.ts';
+import { fingerprintTokenKey } from './fingerprint/token.ts';
+import { AssetCache } from './http/asset-cache.ts';
+import type { ScoringSite } from './http/site-auth.ts';
+import { type ServiceMetrics, serviceMetrics } from './metrics.ts';
+import { RuleStore } from './rules/store.ts';
+import { createEngine } from './scoring/engine.ts';
+import type { ScoringEngine } from './scoring/engine-types.ts';
+import { ExpirySweeper } from './scoring/expiry-sweeper.ts';
+import { knownBot } from './scoring/features.ts';
+import { IdentityClusters, type IdentityService } from './scoring/identity.ts';
+import { IpIntel } from './scoring/ip-intel.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { OutboxSignal } from './webhooks/outbox.ts';
+import { SiteKeyCache } from './workspace/site-key-cache.ts';
+
+/** The keys derived from the instance secret (HMAC keys of fingerprint tokens and challenges). */
+export interface SigningKeys {
+  fingerprintToken: Buffer;
+  pow: Buffer;
+}
+
+/**
+ * Every long-lived object of one Warden process, built once by `createServices` (the composition
+ * root, called from main.ts's `createContext` and by the test context) and reached through
+ * `ctx.services`. Nothing below `src/` keeps state in module variables: each cache is owned here,
+ * and bounded (services.test.ts fails when a module-level singleton comes back).
+ */
+export interface Services {
+  keys: SigningKeys;
+  metrics: ServiceMetrics;
+  /**
+   * The decision log: the one owner of the `decisions` table, and its group-commit writer (a
+   * `serve --workers` worker's commits go to the primary's writer, `ctx.worker.commit`).
+   */
+  decisions: DecisionLog;
+  /** Custom rules and lists, compiled and cached per site. */
+  rules: RuleStore;
+  /** The site directory's cache of site-key lookups (used on SQLite; told of every site change). */
+  siteKeys: SiteKeyCache<ScoringSite>;
+  /** In-process wake-up of the webhook dispatcher when a delivery is queued. */
+  outbox: OutboxSignal;
+  /**
+   * The identity graph: the engine updates it, the cluster routes read it (a `serve --workers`
+   * worker's on the embedded default is the primary's, `ctx.worker.identity`).
+   */
+  identity: IdentityService;
+  ipIntel: IpIntel;
+  hardwareWrites: HardwareProfileWrites;
+  memo: {
+    /** isbot's answer per user agent. */
+    knownBot: BoundedMemo<string, boolean>;
+    /** `powFloor` per site settings text. */
+    powFloor: BoundedMemo<string, number | undefined>;
+  };
+  assets: AssetCache;
+  /** Forgets expired idempotency keys and used challenges (started by the scoring routes). */
+  sweeper: ExpirySweeper;
+  /** The scoring engine (built on first use: the scoring routes, or a test). */
+  readonly engine: ScoringEngine;
+  /** The webhook dispatcher (built on first use; `warden serve` starts it when the worker is on). */
+  readonly dispatcher: WebhookDispatcher;
+}
+
+/** The context without its services: what `createServices` builds them from. */
+export type BaseContext = Omit<AppContext, 'services'>;
+
+export interface ServiceOptions {
+  /** An IP intelligence instance to share (tests: one loaded table per test process). */
+  ipIntel?: IpIntel;
+}
+
+/** The composition root: every service of the process, built once from the base context. */
+export function createServices(base: BaseContext, options: ServiceOptions = {}): Services {
+  return withServices(base, options).services;
+}
+
+/** The context with its services (what main.ts and the test context hand to the app). */
+export function withServices(base: BaseContext, options: ServiceOptions = {}): AppContext {
+  const outbox = new OutboxSignal();
+  let engine: ScoringEngine | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
+  const services: Services = {
+    keys: { fingerprintToken: fingerprintTokenKey(base.secret), pow: powKey(base.secret) },
+    metrics: serviceMetrics(base.metrics),
+    decisions: openDecisionLog(base.database, outbox, base.worker?.commit),
+    rules: new RuleStore(base),
+    siteKeys: new SiteKeyCache<ScoringSite>(),
+    outbox,
+    identity: base.worker?.identity ?? new IdentityClusters(base),
+    ipIntel: options.ipIntel ?? new IpIntel(base.config.ipDatabase),
+    hardwareWrites: new HardwareProfileWrites(),
+    memo: {
+      knownBot: new BoundedMemo(10_000, knownBot),
+      powFloor: new BoundedMemo(10_000, parsePowFloor),
+    },
+    assets: new AssetCache(),
+    sweeper: new ExpirySweeper({ db: base.database.db, logger: base.logger, now: base.now }),
+    get engine() {
+      engine ??= createEngine(ctx, { identity: services.identity });
+      return engine;
+    },
+    get dispatcher() {
+      dispatcher ??= new WebhookDispatcher(ctx);
+      return dispatcher;
+    },
+  };
+  const ctx: AppContext = { ...base, services };
+  return ctx;
+}
