@@ -162,9 +162,18 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       const res = await put({ enabled: true, defaultRole: 'viewer', ssoRequired: false });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([
-        { path: 'body.idpEntityId', message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)' },
-        { path: 'body.ssoUrl', message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)' },
-        { path: 'body.idpCertificate', message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)' },
+        {
+          path: 'body.idpEntityId',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
+        {
+          path: 'body.ssoUrl',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
+        {
+          path: 'body.idpCertificate',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
       ]);
     });
 
