@@ -134,7 +134,7 @@ export function humanVisit(
 /** Tab and type: no pointer at all (keyboard users, screen readers). */
 function keyboardOnly(page: BrowserPage, rng: Rng, plan: FormPlan): number {
   let t = rng.logNormal(2000, 0.4);
-  plan.typing.forEach((_, i) => recordField(page, plan, i));
+  for (let i = 0; i < plan.typing.length; i++) recordField(page, plan, i);
   for (const chars of plan.typing) {
     page.rec.key(t, rng.logNormal(85, 0.3));
     t += rng.logNormal(400, 0.4);

@@ -280,6 +280,7 @@ export interface SsoUpdate {
   ssoUrl?: string;
   idpCertificate?: string;
   metadataXml?: string;
+  metadataUrl?: string;
   defaultRole: Role;
   ssoRequired: boolean;
 }

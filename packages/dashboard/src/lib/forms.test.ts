@@ -56,6 +56,7 @@ describe('single sign-on body', () => {
     ssoUrl: 'https://idp.example/sso ',
     idpCertificate: '\nMIIC…\n',
     metadataXml: '<EntityDescriptor/>',
+    metadataUrl: ' https://idp.example/metadata ',
     defaultRole: 'viewer',
     ssoRequired: false,
   };
@@ -72,6 +73,12 @@ describe('single sign-on body', () => {
   });
 
   it('or only the metadata XML', () => {
+    expect(ssoBody({ ...form, source: 'url' })).toEqual({
+      enabled: true,
+      defaultRole: 'viewer',
+      ssoRequired: false,
+      metadataUrl: 'https://idp.example/metadata',
+    });
     expect(ssoBody({ ...form, source: 'metadata' })).toEqual({
       enabled: true,
       defaultRole: 'viewer',

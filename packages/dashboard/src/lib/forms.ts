@@ -12,19 +12,21 @@ export function parseEntries(text: string): string[] {
 
 export interface SsoFormValues {
   enabled: boolean;
-  source: 'fields' | 'metadata';
+  source: 'fields' | 'metadata' | 'url';
   idpEntityId: string;
   ssoUrl: string;
   idpCertificate: string;
   metadataXml: string;
+  metadataUrl: string;
   defaultRole: Role;
   ssoRequired: boolean;
 }
 
-/** The PUT body: IdP metadata XML, or the three fields by hand. */
+/** The PUT body: IdP metadata XML, its URL (read now and kept fresh), or the three fields by hand. */
 export function ssoBody(f: SsoFormValues): SsoUpdate {
   const base = { enabled: f.enabled, defaultRole: f.defaultRole, ssoRequired: f.ssoRequired };
   if (f.source === 'metadata') return { ...base, metadataXml: f.metadataXml };
+  if (f.source === 'url') return { ...base, metadataUrl: f.metadataUrl.trim() };
   return {
     ...base,
     idpEntityId: f.idpEntityId.trim(),

@@ -48,7 +48,9 @@ function Facts({ d }: { d: DecisionDetail }) {
     [
       'Browser decision',
       d.browserDecisionId ? (
-        <Link href={href('decisions', d.browserDecisionId)}>{d.browserDecisionId}</Link>
+        <Link key="browser-decision" href={href('decisions', d.browserDecisionId)}>
+          {d.browserDecisionId}
+        </Link>
       ) : (
         '–'
       ),

@@ -14,7 +14,7 @@ import {
   SavedNotice,
   ValidationSummary,
 } from '../components/Status.tsx';
-import { useFormAction } from '../hooks/useAction.ts';
+import { useAction, useFormAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { type SsoFormValues, ssoBody } from '../lib/forms.ts';
@@ -23,11 +23,12 @@ import { ROLES, type Role } from '../lib/permissions.ts';
 function toForm(c: SsoConfig): SsoFormValues {
   return {
     enabled: c.enabled,
-    source: 'fields',
+    source: c.metadataUrl ? 'url' : 'fields',
     idpEntityId: c.idpEntityId ?? '',
     ssoUrl: c.ssoUrl ?? '',
     idpCertificate: c.idpCertificate ?? '',
     metadataXml: '',
+    metadataUrl: c.metadataUrl ?? '',
     defaultRole: c.defaultRole,
     ssoRequired: c.ssoRequired,
   };
@@ -81,6 +82,13 @@ function SsoForm({
     setForm(toForm(next));
     setSaved(true);
   });
+  const refresh = useAction(async () => {
+    const next = await api.post<SsoConfig>(
+      `/api/workspaces/${encodeURIComponent(workspaceId)}/sso/metadata/refresh`,
+    );
+    onSaved(next);
+    setForm(toForm(next));
+  });
   const errors = save.fieldErrors;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -115,9 +123,48 @@ function SsoForm({
             />
             IdP metadata XML
           </label>
+          <label>
+            <input
+              type="radio"
+              name="sso-source"
+              checked={form.source === 'url'}
+              onChange={() => set('source', 'url')}
+            />
+            IdP metadata URL
+          </label>
         </div>
       </fieldset>
-      {form.source === 'metadata' ? (
+      {form.source === 'url' ? (
+        <Field
+          id="sso-metadata-url"
+          label="IdP metadata URL"
+          errors={errors.metadataUrl}
+          hint={
+            config.metadataUrl
+              ? `Read ${config.metadataFetchedAt ? formatDateTime(config.metadataFetchedAt) : 'never'}; read again when a sign-in starts a day later, or now with Refresh.${config.metadataError ? ` Last refresh failed: ${config.metadataError}` : ''}`
+              : 'Read when you save; the entity id, SSO URL and signing certificates come from it.'
+          }
+        >
+          <input
+            id="sso-metadata-url"
+            type="url"
+            value={form.metadataUrl}
+            onChange={(e) => set('metadataUrl', e.target.value)}
+          />
+        </Field>
+      ) : null}
+      {form.source === 'url' && config.metadataUrl ? (
+        <button
+          type="button"
+          className="button small"
+          disabled={refresh.busy}
+          onClick={() => refresh.execute()}
+        >
+          Refresh metadata now
+        </button>
+      ) : null}
+      <ErrorMessage error={refresh.error} title="Not refreshed" />
+      {form.source === 'url' ? null : form.source === 'metadata' ? (
         <Field id="sso-metadata" label="IdP metadata XML" errors={errors.metadataXml}>
           <textarea
             id="sso-metadata"

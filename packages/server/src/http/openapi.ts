@@ -83,6 +83,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /api/webhooks/test': 'testWebhook',
   'POST /api/webhooks/deliveries/{id}/redeliver': 'redeliverWebhook',
   'GET /api/workspaces/{id}/sso': 'getSsoConfig',
+  'POST /api/workspaces/{id}/sso/metadata/refresh': 'refreshSsoMetadata',
   'PUT /api/workspaces/{id}/sso': 'saveSsoConfig',
   'GET /api/sso/saml/{workspaceId}/metadata': 'getSamlMetadata',
   'GET /api/sso/saml/{workspaceId}/login': 'startSamlLogin',

@@ -80,6 +80,9 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
     url: `/api/workspaces/${b.workspaceId}/members/${b.memberId}`,
   }),
   'GET /api/workspaces/:id/sso': (b) => ({ url: `/api/workspaces/${b.workspaceId}/sso` }),
+  'POST /api/workspaces/:id/sso/metadata/refresh': (b) => ({
+    url: `/api/workspaces/${b.workspaceId}/sso/metadata/refresh`,
+  }),
   'PUT /api/workspaces/:id/sso': (b) => ({
     url: `/api/workspaces/${b.workspaceId}/sso`,
     payload: { enabled: false, defaultRole: 'viewer', ssoRequired: false },

@@ -16,10 +16,15 @@ export interface SsoSettings {
   ssoRequired: boolean;
   /** The attribute names given (a list left out keeps the defaults); null: all defaults. */
   attributeMapping: Partial<AttributeMapping> | null;
+  /** Where the IdP metadata was read from (entity id, SSO URL and certificates come from it); null: pasted. */
+  metadataUrl: string | null;
 }
 
 /** The answer of GET/PUT /api/workspaces/{id}/sso (a contract with the dashboard). */
 export interface SsoConfigView extends Omit<SsoSettings, 'attributeMapping'> {
+  /** When the metadata URL was last read successfully, and the last refresh's error (null: none). */
+  metadataFetchedAt: string | null;
+  metadataError: string | null;
   /** The attribute names in effect (the defaults where none were given). */
   attributeMapping: AttributeMapping;
   workspaceId: string;
@@ -52,6 +57,9 @@ export async function saveSsoConfig(
     default_role: settings.defaultRole,
     sso_required: settings.ssoRequired ? 1 : 0,
     attribute_mapping: settings.attributeMapping ? JSON.stringify(settings.attributeMapping) : null,
+    metadata_url: settings.metadataUrl,
+    metadata_fetched_at: settings.metadataUrl ? now : null,
+    metadata_error: null,
     updated_at: now,
   };
   await db
@@ -66,7 +74,16 @@ export async function saveSsoConfig(
 
 function settingsOf(
   row: SsoConfigsTable | undefined,
-): Omit<SsoConfigView, 'workspaceId' | 'configured' | 'idpCertificates' | 'updatedAt' | 'sp'> {
+): Omit<
+  SsoConfigView,
+  | 'workspaceId'
+  | 'configured'
+  | 'idpCertificates'
+  | 'updatedAt'
+  | 'sp'
+  | 'metadataFetchedAt'
+  | 'metadataError'
+> {
   return {
     enabled: row?.enabled === 1,
     idpEntityId: row?.idp_entity_id ?? '',
@@ -75,6 +92,7 @@ function settingsOf(
     defaultRole: row?.default_role ?? 'viewer',
     ssoRequired: row?.sso_required === 1,
     attributeMapping: attributeMappingOf(row?.attribute_mapping ?? null),
+    metadataUrl: row?.metadata_url ?? null,
   };
 }
 
@@ -89,6 +107,33 @@ export function ssoConfigView(
     ...settingsOf(row),
     idpCertificates: splitCertificates(row?.idp_certificate ?? ''),
     updatedAt: row ? new Date(row.updated_at).toISOString() : null,
+    metadataFetchedAt: row?.metadata_fetched_at ? new Date(row.metadata_fetched_at).toISOString() : null,
+    metadataError: row?.metadata_error ?? null,
     sp,
   };
+}
+
+/** Store what a refresh of the metadata URL read (or why it failed, keeping the settings as they were). */
+export async function saveMetadataRefresh(
+  db: Kysely<DB>,
+  workspaceId: string,
+  outcome:
+    | { ok: true; idpEntityId: string; ssoUrl: string; idpCertificate: string }
+    | { ok: false; error: string },
+  now: number,
+): Promise<SsoConfigsTable> {
+  const values = outcome.ok
+    ? {
+        idp_entity_id: outcome.idpEntityId,
+        sso_url: outcome.ssoUrl,
+        idp_certificate: outcome.idpCertificate,
+        metadata_fetched_at: now,
+        metadata_error: null,
+        updated_at: now,
+      }
+    : { metadata_error: outcome.error.slice(0, 500) };
+  await db.updateTable('sso_configs').set(values).where('workspace_id', '=', workspaceId).execute();
+  const row = await findSsoConfig(db, workspaceId);
+  if (!row) throw new Error('SSO configuration vanished after a metadata refresh');
+  return row;
 }

@@ -12,6 +12,7 @@ export interface SsoConfigInput {
   ssoUrl?: string | undefined;
   idpCertificate?: string | undefined;
   metadataXml?: string | undefined;
+  metadataUrl?: string | undefined;
   defaultRole: Role;
   ssoRequired: boolean;
   attributeMapping?: Partial<AttributeMapping> | undefined;
@@ -34,24 +35,40 @@ function httpUrlProblem(value: string): string | null {
  * and signing certificate; every field is checked, and every problem is reported at once as
  * 400 `validation_failed` with `{path, message}` details.
  */
-export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSettings> {
+export async function resolveSsoSettings(
+  input: SsoConfigInput,
+  fetchMetadata: (url: string) => Promise<string> = async () => {
+    throw new Error('metadata URLs are not read here');
+  },
+): Promise<SsoSettings> {
   const problems: ErrorDetail[] = [];
+  const metadataUrl = input.metadataUrl?.trim() || null;
+  let metadataXml = input.metadataXml;
+  let metadataPath = 'body.metadataXml';
+  if (metadataUrl !== null && (metadataXml === undefined || metadataXml.trim() === '')) {
+    metadataPath = 'body.metadataUrl';
+    try {
+      metadataXml = await fetchMetadata(metadataUrl);
+    } catch (err) {
+      problems.push({ path: metadataPath, message: (err as Error).message });
+    }
+  }
   let idpEntityId = input.idpEntityId?.trim() ?? '';
   let ssoUrl = input.ssoUrl?.trim() ?? '';
   let idpCertificate = input.idpCertificate?.trim() ?? '';
   let fromMetadata = false;
 
-  if (input.metadataXml !== undefined && input.metadataXml.trim() !== '') {
+  if (metadataXml !== undefined && metadataXml.trim() !== '') {
     try {
-      const metadata = await parseIdpMetadata(input.metadataXml);
+      const metadata = await parseIdpMetadata(metadataXml);
       ({ entityId: idpEntityId, ssoUrl } = metadata);
       idpCertificate = metadata.certificates.join('');
       fromMetadata = true;
     } catch (err) {
-      problems.push({ path: 'body.metadataXml', message: `IdP metadata ${(err as Error).message}` });
+      problems.push({ path: metadataPath, message: `IdP metadata ${(err as Error).message}` });
     }
   }
-  const where = (field: string) => (fromMetadata ? 'body.metadataXml' : `body.${field}`);
+  const where = (field: string) => (fromMetadata ? metadataPath : `body.${field}`);
 
   if (ssoUrl !== '') {
     const problem = httpUrlProblem(ssoUrl);
@@ -74,7 +91,7 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
       if (value === '') {
         problems.push({
           path: `body.${field}`,
-          message: 'is required when SSO is enabled (or give metadataXml)',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
         });
       }
     }
@@ -96,5 +113,6 @@ export async function resolveSsoSettings(input: SsoConfigInput): Promise<SsoSett
     defaultRole: input.defaultRole,
     ssoRequired: input.ssoRequired,
     attributeMapping: mapping && Object.keys(mapping).length > 0 ? mapping : null,
+    metadataUrl,
   };
 }

@@ -42,6 +42,8 @@ export interface Database {
   sqlite?: SqliteDatabase.Database;
   /** The SQLite file, when the database is one (not ':memory:'): other threads may connect to it. */
   sqliteFile?: string;
+  /** The PostgreSQL schema this database lives in, when not the default (tests). */
+  pgSchema?: string;
   /** Run `task` (e.g. stop a thread that writes to the same file) before the database closes. */
   onClose(task: () => Promise<void>): void;
   close(): Promise<void>;
@@ -85,7 +87,13 @@ export function openDatabase(options: DatabaseOptions): Database {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', onClose, close: closeAfterTasks(() => db.destroy()) };
+    return {
+      db,
+      dialect: 'postgres',
+      ...(schema ? { pgSchema: schema } : {}),
+      onClose,
+      close: closeAfterTasks(() => db.destroy()),
+    };
   }
   const file = options.sqlitePath ?? ':memory:';
   const sqlite = openSqlite(file);
@@ -153,7 +161,13 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
 
 /** Apply every pending migration; returns the names applied now. */
 export async function migrate(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
+  // In a schema of its own, the migration tables are looked for there only: Kysely otherwise takes
+  // another schema's `kysely_migration_lock` for ours (tests run many schemas side by side).
+  const migrator = new Migrator({
+    db: database.db,
+    provider: migrationProvider(database.dialect),
+    ...(database.pgSchema ? { migrationTableSchema: database.pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

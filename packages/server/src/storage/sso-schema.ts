@@ -1,4 +1,4 @@
-/** Tables of single sign-on (migrations 007 and 018). */
+/** Tables of single sign-on (migrations 007, 018 and 020). */
 
 /** One SAML identity provider per workspace. */
 export interface SsoConfigsTable {
@@ -16,6 +16,11 @@ export interface SsoConfigsTable {
   sso_required: number;
   /** JSON `{ "email": [...], "name": [...] }` (migration 018); null: the default attribute names. */
   attribute_mapping: string | null;
+  /** Where the IdP metadata is read from (migration 020); null: settings pasted. */
+  metadata_url: string | null;
+  /** When it was last read successfully, and the last refresh's error. */
+  metadata_fetched_at: number | null;
+  metadata_error: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -56,6 +56,9 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       ssoRequired: false,
       attributeMapping: DEFAULT_ATTRIBUTE_MAPPING,
       updatedAt: null,
+      metadataUrl: null,
+      metadataFetchedAt: null,
+      metadataError: null,
       sp: {
         entityId: `${base}/metadata`,
         acsUrl: `${base}/acs`,
@@ -159,9 +162,18 @@ describe.each(testDialects())('SSO configuration routes on %s', (dialect) => {
       const res = await put({ enabled: true, defaultRole: 'viewer', ssoRequired: false });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details).toEqual([
-        { path: 'body.idpEntityId', message: 'is required when SSO is enabled (or give metadataXml)' },
-        { path: 'body.ssoUrl', message: 'is required when SSO is enabled (or give metadataXml)' },
-        { path: 'body.idpCertificate', message: 'is required when SSO is enabled (or give metadataXml)' },
+        {
+          path: 'body.idpEntityId',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
+        {
+          path: 'body.ssoUrl',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
+        {
+          path: 'body.idpCertificate',
+          message: 'is required when SSO is enabled (or give metadataXml or metadataUrl)',
+        },
       ]);
     });
 

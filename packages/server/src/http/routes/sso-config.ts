@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../errors.ts';
 import { findSsoConfig, saveSsoConfig, ssoConfigView } from '../../sso/config-store.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
+import { fetchIdpMetadata, metadataUrlPolicy } from '../../sso/metadata-fetch.ts';
+import { refreshSsoMetadata } from '../../sso/metadata-refresh.ts';
 import { resolveSsoSettings } from '../../sso/settings-input.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
 import { assertValid, authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
@@ -72,7 +75,9 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const workspaceId = await ownerWorkspaceId(request, request.params.id);
-      const settings = await resolveSsoSettings(request.body);
+      const settings = await resolveSsoSettings(request.body, (url) =>
+        fetchIdpMetadata(url, metadataUrlPolicy(ctx), ctx.lookup),
+      );
       const actor = await actorOf(ctx, principalOf(request));
       const previous = await findSsoConfig(db, workspaceId);
       const row = await db.transaction().execute(async (trx) => {
@@ -97,6 +102,46 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
         'SSO configuration saved',
       );
       return ok(view(workspaceId, row));
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/sso/metadata/refresh',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Read the IdP metadata URL again now (owner, Enterprise)',
+        description:
+          'Entity id, SSO URL and signing certificates are replaced by what the metadata says now. ' +
+          '409 conflict when no metadata URL is configured or it cannot be read or parsed (the ' +
+          'settings stay as they were; the reason is kept as `metadataError`).',
+        security: bearer,
+        params: WorkspaceParams,
+        response: { 200: Envelope(SsoConfigSchema) },
+      },
+    },
+    async (request) => {
+      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      const row = await findSsoConfig(db, workspaceId);
+      if (!row?.metadata_url) throw new ApiError('conflict', 'No IdP metadata URL is configured.');
+      const before = view(workspaceId, row);
+      const { row: refreshed, error } = await refreshSsoMetadata(ctx, row);
+      if (error) throw new ApiError('conflict', `The IdP metadata could not be refreshed: ${error}`);
+      await recordAudit(
+        db,
+        await actorOf(ctx, principalOf(request)),
+        {
+          workspaceId,
+          action: 'sso.update',
+          targetType: 'sso',
+          targetId: workspaceId,
+          before: ssoAudit(before),
+          after: ssoAudit(view(workspaceId, refreshed)),
+        },
+        ctx.now(),
+      );
+      return ok(view(workspaceId, refreshed));
     },
   );
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { findSsoConfig } from '../../sso/config-store.ts';
 import { spEndpoints, ssoCallbackLocation, ssoErrorLocation } from '../../sso/endpoints.ts';
+import { freshSsoConfig } from '../../sso/metadata-refresh.ts';
 import { samlClient, spMetadataXml } from '../../sso/saml-client.ts';
 import { SamlRefusal } from '../../sso/saml-response.ts';
 import { type SsoSignIn, signInWithSamlResponse } from '../../sso/sign-in.ts';
@@ -97,7 +98,7 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request, reply) => {
       assertValid(request);
       const { workspaceId } = request.params;
-      const config = await enabledSso(ctx, workspaceId);
+      const config = await freshSsoConfig(ctx, await enabledSso(ctx, workspaceId));
       const sp = spEndpoints(ctx.config.publicUrl, workspaceId);
       const url = await samlClient(config, sp, ctx.hotState).getAuthorizeUrlAsync('', undefined, {});
       return reply.header('cache-control', 'no-store').redirect(url, 302);

@@ -29,6 +29,13 @@ export const SsoConfigBody = Type.Object(
           'IdP metadata XML. When given, entity id, SSO URL (HTTP-Redirect) and signing certificate are taken from it.',
       }),
     ),
+    metadataUrl: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          'URL of the IdP metadata (https on 443, a public address; the same rules as webhook URLs). Read now (entity id, SSO URL and certificates come from it, unless `metadataXml` is given), read again when a sign-in starts and the last read is over a day old, and on POST /api/workspaces/{id}/sso/metadata/refresh. Empty: none.',
+      }),
+    ),
     attributeMapping: Type.Optional(
       Type.Object(
         {
@@ -64,6 +71,9 @@ export const SsoConfigSchema = Type.Object({
   ssoRequired: Type.Boolean(),
   attributeMapping: Type.Object({ email: Type.Array(Type.String()), name: Type.Array(Type.String()) }),
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  metadataUrl: Type.Union([Type.String(), Type.Null()]),
+  metadataFetchedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  metadataError: Type.Union([Type.String(), Type.Null()]),
   sp: Type.Object({
     entityId: Type.String(),
     acsUrl: Type.String(),

@@ -13,6 +13,7 @@ import { decisionRuleInput } from './013_decision_rule_input.ts';
 import { decisionLink } from './014_decision_link.ts';
 import { ssoAttributeMapping } from './018_sso_attribute_mapping.ts';
 import { invitations } from './019_invitations.ts';
+import { ssoMetadataUrl } from './020_sso_metadata_url.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '014_decision_link': decisionLink(dialect),
         '018_sso_attribute_mapping': ssoAttributeMapping(dialect),
         '019_invitations': invitations(dialect),
+        '020_sso_metadata_url': ssoMetadataUrl(dialect),
       };
     },
   };

@@ -97,7 +97,9 @@ export function requestArbitrary(routes: RouteOptions[], fixture: FuzzFixture): 
             const path = route.url.replace(/:[A-Za-z]+/g, () => pct(values[i++] ?? ''));
             const qs = encodeQuery(q);
             const headers: Record<string, string> = {};
-            const as = destructive(route) && who === 'owner' ? 'viewer' : who;
+            // Signing out would end the fixture's sessions for the rest of the run: never with a real token.
+            const signsOut = route.url.endsWith('/logout') && (who === 'owner' || who === 'viewer');
+            const as = signsOut ? 'garbage' : destructive(route) && who === 'owner' ? 'viewer' : who;
             if (as === 'owner') Object.assign(headers, fixture.ws.owner.headers);
             if (as === 'viewer') Object.assign(headers, fixture.viewer.headers);
             if (as === 'garbage') headers.authorization = 'Bearer eyJhbGciOiJub25lIn0.e30.';
