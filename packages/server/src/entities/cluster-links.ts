@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { IP_FANOUT } from '../scoring/identity-graph.ts';
+import { IP_FANOUT, IP_RECENT_MS } from '../scoring/identity-graph.ts';
 import type { DB } from '../storage/db.ts';
 
 /**
@@ -142,6 +142,8 @@ export async function clusterDetail(
   const devices = new Map<string, Set<string>>();
   const ips = new Map<string, Set<string>>();
   const payments = new Map<string, Set<string>>();
+  /** When each member used each IP (earliest and latest in the rows read): the 7-day half of the rule. */
+  const ipUse = new Map<string, { from: number; to: number }>();
   for (const r of rows) {
     if (!latest.has(r.account_id)) {
       latest.set(r.account_id, {
@@ -159,6 +161,16 @@ export async function clusterDetail(
     }
     addUse(devices, r.device_id, r.account_id);
     addUse(ips, r.ip_address, r.account_id);
+    if (r.ip_address) {
+      const key = `${r.ip_address}\u0000${r.account_id}`;
+      const at = Number(r.created_at);
+      const span = ipUse.get(key);
+      if (!span) ipUse.set(key, { from: at, to: at });
+      else {
+        span.from = Math.min(span.from, at);
+        span.to = Math.max(span.to, at);
+      }
+    }
     addUse(payments, r.payment_hash, r.account_id);
   }
   // Most recently seen first; a member without a recorded decision goes last.
@@ -196,7 +208,15 @@ export async function clusterDetail(
   const sharedIps = sharedValues(ips);
   for (const [value, users] of sharedIps.slice(0, IP_CHECK_LIMIT)) {
     const first = await firstUsersOfIp(db, siteId, value);
-    const linking = first.slice(0, IP_FANOUT).filter((a) => users.has(a));
+    const firstMembers = first.slice(0, IP_FANOUT).filter((a) => users.has(a));
+    // The graph links two of them only when both used the IP within IP_RECENT_MS of each other.
+    const span = (a: string) => ipUse.get(`${value}\u0000${a}`);
+    const near = (a: string, b: string) => {
+      const x = span(a);
+      const y = span(b);
+      return !!x && !!y && Math.max(x.from, y.from) - Math.min(x.to, y.to) <= IP_RECENT_MS;
+    };
+    const linking = firstMembers.filter((a) => firstMembers.some((b) => b !== a && near(a, b)));
     if (linking.length >= 2)
       links.push({ kind: 'ip', value, accounts: ordered(linking), crowded: first.length > IP_FANOUT });
   }

@@ -17,7 +17,9 @@ describe.each(testDialects())('GET /api/clusters/{id} on %s', (dialect) => {
       payload: { context },
     });
     expect(res.statusCode).toBe(201);
-    return res.json().data as { identity?: { cluster_id: string; linked_accounts: number } };
+    return res.json().data as {
+      identity?: { cluster_id: string; linked_accounts: number; shared_ips?: number };
+    };
   };
   beforeAll(async () => {
     t = await createTestApp({ dialect });
@@ -152,6 +154,25 @@ describe.each(testDialects())('GET /api/clusters/{id} on %s', (dialect) => {
     // A later account of the crowded address stands alone.
     const late = await verify({ event_type: 'login', account_id: 'wave6', ip_address: '192.0.2.77' });
     expect(late.identity?.linked_accounts).toBe(0);
+  });
+
+  it('lists an IP as a link only between members who used it within 7 days of each other', async () => {
+    const card = { event_type: 'checkout', payment_hash: 'pm_far', ip_address: '192.0.2.99' };
+    await verify({ ...card, account_id: 'early' });
+    const realNow = t.ctx.now;
+    // Same card (one cluster), same IP, but 8 days later: the IP links no one.
+    t.ctx.now = () => realNow() + 8 * 24 * 3600 * 1000;
+    let later: Awaited<ReturnType<typeof verify>>;
+    try {
+      later = await verify({ ...card, account_id: 'late' });
+    } finally {
+      t.ctx.now = realNow;
+    }
+    expect(later.identity?.shared_ips).toBe(0);
+    const data = (await get(later.identity!.cluster_id)).json().data;
+    expect([...data.accounts].sort()).toEqual(['early', 'late']);
+    expect(data.links.map((l: { kind: string }) => l.kind)).toEqual(['payment']);
+    expect(data.sharedIps).toBe(0);
   });
 
   it("answers 404 for unknown, malformed and other workspaces' clusters (SPEC §10: 401 → 404)", async () => {
