@@ -290,3 +290,24 @@ export async function startTestIdp(options: { keys?: IdpKeys } = {}): Promise<Te
 
   return testIdp;
 }
+
+export const bareCertificate = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+
+/** IdP metadata of `idp` listing `certificates` (PEM) as its signing keys, in this order. */
+export function idpMetadataWith(idp: Pick<TestIdp, 'entityId' | 'ssoUrl'>, certificates: string[]): string {
+  const keys = certificates
+    .map(
+      (pem) =>
+        '<md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>' +
+        `<ds:X509Certificate>${bareCertificate(pem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+    )
+    .join('');
+  return (
+    `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${idp.entityId}">` +
+    `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keys}` +
+    '<md:KeyDescriptor use="encryption"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>' +
+    `<ds:X509Certificate>${bareCertificate(certificates[0] ?? '')}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+    `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idp.ssoUrl}"/>` +
+    '</md:IDPSSODescriptor></md:EntityDescriptor>'
+  );
+}

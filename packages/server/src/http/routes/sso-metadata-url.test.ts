@@ -3,26 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
-import { generateIdpKeys, startTestIdp, type TestIdp } from '../../testing/saml-idp.ts';
-
-const bare = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
-
-/** IdP metadata listing `certificates` as signing keys. */
-function metadataWith(idp: TestIdp, certificates: string[]): string {
-  const keys = certificates
-    .map(
-      (pem) =>
-        '<md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>' +
-        `<ds:X509Certificate>${bare(pem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
-    )
-    .join('');
-  return (
-    `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${idp.entityId}">` +
-    `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keys}` +
-    `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idp.ssoUrl}"/>` +
-    '</md:IDPSSODescriptor></md:EntityDescriptor>'
-  );
-}
+import {
+  bareCertificate,
+  generateIdpKeys,
+  idpMetadataWith,
+  startTestIdp,
+  type TestIdp,
+} from '../../testing/saml-idp.ts';
 
 /** IdP metadata by URL (issue 17 point 5): imported when saved, refreshed by hand and before a stale sign-in. */
 describe('SSO metadata URL', () => {
@@ -80,7 +67,7 @@ describe('SSO metadata URL', () => {
 
     // The IdP publishes a second signing key: a refresh picks it up.
     const next = await generateIdpKeys('next key');
-    served = { status: 200, body: metadataWith(idp, [next.certificate, idp.keys.certificate]) };
+    served = { status: 200, body: idpMetadataWith(idp, [next.certificate, idp.keys.certificate]) };
     const refreshed = await refresh(w);
     expect(refreshed.statusCode, refreshed.body).toBe(200);
     expect(refreshed.json().data.idpCertificates).toHaveLength(2);
@@ -102,7 +89,7 @@ describe('SSO metadata URL', () => {
     served = { status: 200, body: idp.metadataXml };
     expect((await put(w, { metadataUrl })).statusCode).toBe(200);
     const next = await generateIdpKeys('rolled key');
-    served = { status: 200, body: metadataWith(idp, [next.certificate]) };
+    served = { status: 200, body: idpMetadataWith(idp, [next.certificate]) };
     const before = reads;
     // Fresh: the sign-in does not read it.
     expect((await t.app.inject({ url: `/api/sso/saml/${w.workspaceId}/login` })).statusCode).toBe(302);
@@ -118,7 +105,9 @@ describe('SSO metadata URL', () => {
     const view = (
       await t.app.inject({ url: `/api/workspaces/${w.workspaceId}/sso`, headers: w.owner.headers })
     ).json().data;
-    expect(view.idpCertificates).toEqual([expect.stringContaining(bare(next.certificate).slice(0, 40))]);
+    expect(view.idpCertificates).toEqual([
+      expect.stringContaining(bareCertificate(next.certificate).slice(0, 40)),
+    ]);
   });
 
   it('refuses a metadata URL that breaks the URL rules, or answers something else than metadata (400)', async () => {

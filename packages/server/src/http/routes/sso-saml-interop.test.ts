@@ -3,8 +3,10 @@ import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.
 import { createTestContext, type TestApp, testAppOf, testDialects } from '../../testing/context.ts';
 import { formOf, fragmentOf } from '../../testing/saml-browser.ts';
 import {
+  bareCertificate,
   generateIdpKeys,
   type IdpKeys,
+  idpMetadataWith,
   loadSchemaValidator,
   type SpTarget,
   startTestIdp,
@@ -17,27 +19,6 @@ import { buildApp } from '../app.ts';
  * What real identity providers need beyond the basic round trip (issue 17 point 5): a signing-key
  * rollover, a refused response that must not cancel the genuine one, refusals shown in the browser.
  */
-
-const bare = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
-
-/** IdP metadata listing several signing certificates, in the given order. */
-function metadataWith(idp: TestIdp, certificates: string[]): string {
-  const keys = certificates
-    .map(
-      (pem) =>
-        '<md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>' +
-        `<ds:X509Certificate>${bare(pem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
-    )
-    .join('');
-  return (
-    `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${idp.entityId}">` +
-    `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keys}` +
-    '<md:KeyDescriptor use="encryption"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data>' +
-    `<ds:X509Certificate>${bare(certificates[0]!)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
-    `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${idp.ssoUrl}"/>` +
-    '</md:IDPSSODescriptor></md:EntityDescriptor>'
-  );
-}
 
 describe.each(testDialects())('SAML interop on %s', (dialect) => {
   let t: TestApp;
@@ -95,12 +76,15 @@ describe.each(testDialects())('SAML interop on %s', (dialect) => {
   describe('signing-key rollover', () => {
     it('keeps every signing certificate of the metadata (new one first) and accepts either signature', async () => {
       const [w, sp] = await enterpriseWith({
-        metadataXml: metadataWith(idp, [next.certificate, idp.keys.certificate]),
+        metadataXml: idpMetadataWith(idp, [next.certificate, idp.keys.certificate]),
       });
       const view = (
-        await configure(w, { metadataXml: metadataWith(idp, [next.certificate, idp.keys.certificate]) })
+        await configure(w, { metadataXml: idpMetadataWith(idp, [next.certificate, idp.keys.certificate]) })
       ).json().data;
-      expect(view.idpCertificates.map(bare)).toEqual([bare(next.certificate), bare(idp.keys.certificate)]);
+      expect(view.idpCertificates.map(bareCertificate)).toEqual([
+        bareCertificate(next.certificate),
+        bareCertificate(idp.keys.certificate),
+      ]);
       expect(view.idpCertificate).toBe(view.idpCertificates.join(''));
       // Still signing with the old key, then with the new one: both sign in.
       const old = await postAcs(w.workspaceId, {

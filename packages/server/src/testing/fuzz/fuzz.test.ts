@@ -1,8 +1,7 @@
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FuzzTarget, startFuzzTarget } from './harness.ts';
 import { runHttpFuzz } from './http-fuzz.ts';
-import { rawCaseArbitrary, sendRaw } from './raw-fuzz.ts';
+import { runRawFuzz } from './raw-fuzz.ts';
 
 /**
  * The fuzzer in CI: a fixed seed and a smaller count than `npm run fuzz` (40,000 by default), so a
@@ -31,23 +30,12 @@ describe('fuzzed requests over every /api route and raw sockets', () => {
   it('answers raw-socket mutations in the envelope or closes, and stays up', {
     timeout: 300_000,
   }, async () => {
-    const headers = {
-      'X-Site-Key': target.fixture.ws.site.siteKey,
-      'X-Secret-Key': target.fixture.ws.site.secretKey,
-      Origin: 'https://shop.example',
-    };
-    const cases = fc.sample(
-      rawCaseArbitrary(['/api/antibot/verify', '/api/antibot/collect', '/api/rules'], headers),
-      {
-        seed: SEED,
-        numRuns: 300,
-      },
-    );
-    const problems: string[] = [];
-    for (let i = 0; i < cases.length; i += 10) {
-      const batch = await Promise.all(cases.slice(i, i + 10).map((c) => sendRaw(target.port, c, 8_000)));
-      for (const p of batch) if (p) problems.push(p);
-    }
+    const problems = await runRawFuzz({
+      port: target.port,
+      site: target.fixture.ws.site,
+      seed: SEED,
+      count: 300,
+    });
     expect(problems.slice(0, 5)).toEqual([]);
     const health = await fetch(`${target.baseUrl}/healthz`);
     expect(health.status).toBe(200);

@@ -139,3 +139,31 @@ function dechunk(body: string): string {
     rest = rest.slice(line + 2 + size + 2);
   }
 }
+
+/**
+ * `count` raw-socket cases from `seed` against the fuzz target's scoring and rule routes,
+ * `concurrency` connections at a time; the problems found (empty: none).
+ */
+export async function runRawFuzz(options: {
+  port: number;
+  site: { siteKey: string; secretKey: string };
+  seed: number;
+  count: number;
+  concurrency?: number;
+}): Promise<string[]> {
+  const headers = {
+    'X-Site-Key': options.site.siteKey,
+    'X-Secret-Key': options.site.secretKey,
+    Origin: 'https://shop.example',
+  };
+  const paths = ['/api/antibot/verify', '/api/antibot/collect', '/api/rules'];
+  const cases = fc.sample(rawCaseArbitrary(paths, headers), { seed: options.seed, numRuns: options.count });
+  const problems: string[] = [];
+  const step = options.concurrency ?? 10;
+  for (let i = 0; i < cases.length; i += step) {
+    for (const p of await Promise.all(cases.slice(i, i + step).map((c) => sendRaw(options.port, c, 8_000)))) {
+      if (p) problems.push(p);
+    }
+  }
+  return problems;
+}

@@ -5,10 +5,9 @@
  * failure (a 5xx, an error outside the envelope, a hang); exits 1 if there was one.
  */
 import { parseArgs } from 'node:util';
-import fc from 'fast-check';
 import { startFuzzTarget } from './harness.ts';
 import { runHttpFuzz } from './http-fuzz.ts';
-import { rawCaseArbitrary, sendRaw } from './raw-fuzz.ts';
+import { runRawFuzz } from './raw-fuzz.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,24 +32,13 @@ const report = await runHttpFuzz({
       console.log(`[fuzz] ${sent}/${count} sent, ${failures.length} failures`);
   },
 });
-const headers = {
-  'X-Site-Key': target.fixture.ws.site.siteKey,
-  'X-Secret-Key': target.fixture.ws.site.secretKey,
-  Origin: 'https://shop.example',
-};
-const cases = fc.sample(
-  rawCaseArbitrary(['/api/antibot/verify', '/api/antibot/collect', '/api/rules'], headers),
-  {
-    seed,
-    numRuns: rawCount,
-  },
-);
-const rawProblems: string[] = [];
-for (let i = 0; i < cases.length; i += 20) {
-  for (const p of await Promise.all(cases.slice(i, i + 20).map((c) => sendRaw(target.port, c, 8_000)))) {
-    if (p) rawProblems.push(p);
-  }
-}
+const rawProblems = await runRawFuzz({
+  port: target.port,
+  site: target.fixture.ws.site,
+  seed,
+  count: rawCount,
+  concurrency: 20,
+});
 const health = await fetch(`${target.baseUrl}/healthz`)
   .then((r) => r.status)
   .catch(() => 0);
@@ -59,7 +47,7 @@ console.log(
   `[fuzz] ${report.sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; by status:`,
   report.byStatus,
 );
-console.log(`[fuzz] raw-socket cases: ${cases.length}; /healthz after: ${health}`);
+console.log(`[fuzz] raw-socket cases: ${rawCount}; /healthz after: ${health}`);
 for (const f of report.failures.slice(0, 50))
   console.log('[fuzz] FAIL', f.problem, JSON.stringify(f.request).slice(0, 400));
 for (const p of rawProblems.slice(0, 50)) console.log('[fuzz] RAW FAIL', p);
