@@ -214,7 +214,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     workspaceId: string,
     invitedEmail: string,
     body: { password?: string | undefined; name?: string | undefined },
-  ): Promise<{ id: string; email: string }> {
+  ): Promise<{ id: string; email: string } | null> {
     if (request.headers.authorization !== undefined) {
       await authenticate(ctx)(request);
       const principal = principalOf(request);
@@ -252,7 +252,8 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
         { path: 'body.password', message: `must have at least ${NEW_PASSWORD_MIN} characters` },
       ]);
     }
-    return { id: '', email: invitedEmail };
+    // No account yet: the accept creates it.
+    return null;
   }
 
   app.post(
@@ -289,12 +290,11 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       if (!invitation) throw new ApiError('not_found', GONE);
       const found = await acceptingUser(request, invitation.workspace_id, invitation.email, request.body);
       const role = invitationView(invitation).role;
-      const passwordHash = found.id === '' ? await hashPassword(request.body.password ?? '') : null;
+      const passwordHash = found ? null : await hashPassword(request.body.password ?? '');
       const userId = await db.transaction().execute(async (trx) => {
-        let id = found.id;
-        if (id === '') {
+        const id = found?.id ?? randomUUID();
+        if (!found) {
           // Created in the same transaction as the membership: a refused accept leaves no account.
-          id = randomUUID();
           const name = request.body.name?.trim() || invitation.email.split('@')[0] || invitation.email;
           await trx
             .insertInto('users')
