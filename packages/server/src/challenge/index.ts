@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../storage/db.ts';
+import { deleteExpiredRows } from '../storage/expired-rows.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 import { effectiveDifficulty, siteFloor } from './difficulty.ts';
@@ -215,7 +216,7 @@ async function recordUse(ctx: AppContext, siteId: string, parsed: ParsedId): Pro
 }
 
 /** Forget recorded uses of challenges that have expired (they are refused as expired anyway). */
-export async function sweepUsedChallenges(db: Kysely<DB>, now: number): Promise<number> {
-  const result = await db.deleteFrom('used_challenges').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function sweepUsedChallenges(db: Kysely<DB>, now: number): Promise<number> {
+  // Expired at `expires_at` itself: everything up to and including `now` (integer ms).
+  return deleteExpiredRows(db, { table: 'used_challenges', column: 'expires_at' }, now + 1);
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
+import { deleteExpiredRows } from '../storage/expired-rows.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
@@ -209,10 +210,10 @@ export function keyFreeBefore(now: number): number {
 }
 
 /** Forget keys past the 24 h retention. */
-export async function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', now - IDEMPOTENCY_RETENTION_MS)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
+  return deleteExpiredRows(
+    db,
+    { table: 'idempotency_keys', column: 'created_at' },
+    now - IDEMPOTENCY_RETENTION_MS,
+  );
 }
