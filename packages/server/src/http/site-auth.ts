@@ -16,9 +16,9 @@ import { sha256Hex } from '../workspace/tokens.ts';
  * Server routes: `X-Site-Key` + `X-Secret-Key`, compared in constant time.
  * Runs as a preValidation hook: after 413/415/invalid_json, before schema validation.
  *
- * Sites are looked up by key on every request: one indexed query on PostgreSQL, remembered on the
- * embedded SQLite database until a site or workspace changes (workspace/site-key-cache.ts). Either
- * way a rotated key stops working at once (interface §5 rule 6).
+ * Sites are looked up by key and remembered for at most 1 s, and until a site or workspace changes in
+ * this process (workspace/site-key-cache.ts): a key rotated here stops working at once (interface §5
+ * rule 6); another process sharing the PostgreSQL database sees it within 1 s (SPEC §10).
  */
 export type Surface = 'browser' | 'server';
 
@@ -48,8 +48,7 @@ const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
 export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
   if (siteKey.length > 256) return undefined;
   const load = () => loadSite(ctx.database, siteKey);
-  // Per SQLite database: lookups remembered (workspace/site-key-cache.ts explains why it is exact).
-  return ctx.database.dialect === 'sqlite' ? ctx.services.siteKeys.lookup(siteKey, ctx.now(), load) : load();
+  return ctx.services.siteKeys.lookup(siteKey, ctx.now(), load);
 }
 
 async function loadSite(database: Database, siteKey: string): Promise<ScoringSite | undefined> {

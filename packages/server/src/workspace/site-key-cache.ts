@@ -1,16 +1,17 @@
 /**
  * Scoring looks its site up by key on every request. On the embedded SQLite database that query
  * costs about 35 µs, mostly re-reading pages: SQLite drops a connection's page cache whenever
- * another connection wrote, and the decision writer thread commits every few milliseconds.
+ * another connection wrote, and the decision writer thread commits every few milliseconds. On
+ * PostgreSQL it is a round trip per request, about a third of scale mode's database CPU.
  *
- * So on SQLite the lookups are remembered. That is exact because a SQLite file has one serving
- * process (PostgreSQL is required for more), and every change to sites and workspaces goes through
- * workspace/sites.ts and workspace/workspaces.ts, which call `changed()` on the process's cache (`SiteChanges`): a rotated key stops
- * working at once (interface §5 rule 6). Entries also expire after `SITE_KEY_CACHE_TTL_MS`, which
- * bounds how long a CLI command run beside the server (`warden workspace plan`) goes unseen: SPEC
- * §10's 1 s. At that expiry a key looked up 1,000 times a second misses once a second, so the
- * cache still saves nearly all of the 35 µs per request.
- * Unknown keys are not remembered. PostgreSQL never caches (several processes share it).
+ * So the lookups are remembered, for at most `SITE_KEY_CACHE_TTL_MS`. Every change to sites and
+ * workspaces made in this process goes through workspace/sites.ts and workspace/workspaces.ts,
+ * which call `changed()` on the process's cache (`SiteChanges`): a key rotated here stops working
+ * at once (interface §5 rule 6). A change made by another process (a CLI command beside the server,
+ * `warden workspace plan`; another server process on the same PostgreSQL database) is seen when the
+ * entry expires: SPEC §10's 1 s, the most any two processes disagree. At that expiry a key looked up
+ * 1,000 times a second misses once a second, so the cache still saves nearly every lookup.
+ * Unknown keys are not remembered.
  */
 export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
