@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../storage/db.ts';
 import {
   type DialectName,
   openFileTestDatabase,
   openTestDatabase,
+  TEST_DATABASE_URL,
   testDialects,
 } from '../testing/context.ts';
 import { OutboxSignal } from '../webhooks/outbox.ts';
@@ -109,6 +111,81 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     await expect(other).rejects.toThrow('rolled back on purpose');
     await write;
     expect(await count('decisions')).toBe(1);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('decision writer on postgres: statements per group commit', () => {
+  let database: Database;
+  beforeEach(async () => {
+    database = await openTestDatabase('postgres');
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await database.close();
+  });
+
+  /** The SQL sent to PostgreSQL while `run` runs, first words only. */
+  const statementsOf = async (run: () => Promise<unknown>): Promise<string[]> => {
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+      if (text) sent.push(text.split(' (')[0]!.split(' where')[0]!.trim());
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    await run();
+    vi.restoreAllMocks();
+    return sent;
+  };
+
+  it('commits a batch in one transaction of one statement per table, whatever its size and sites', async () => {
+    const hooked = await createSite(database, 'pro');
+    const quiet = await createSite(database, 'pro');
+    await configureWebhook(database, hooked.siteId, 'https://hooks.example.com/w');
+    const writer = new DecisionWriter(database, new OutboxSignal());
+    await writer.write(decisionRow(quiet)); // compiles nothing lazily inside the measured batch
+    const now = Date.now();
+    const rows = Array.from({ length: 30 }, (_, i) => decisionRow(i % 3 === 0 ? quiet : hooked));
+    const keyOf = (row: (typeof rows)[number], i: number) => ({
+      site_id: row.site_id,
+      route: 'verify',
+      key: `k-${i}`,
+      body_hash: 'h',
+      decision_id: row.id,
+      created_at: now,
+    });
+    const sent = await statementsOf(() =>
+      Promise.all(rows.map((row, i) => (i % 2 === 0 ? writer.write(row, keyOf(row, i)) : writer.write(row)))),
+    );
+    expect(sent).toEqual([
+      'begin',
+      'insert into "idempotency_keys"',
+      'insert into "decisions"',
+      'select "webhooks"."site_id" from "webhooks" inner join "sites" on "sites"."id" = "webhooks"."site_id" inner join "workspaces" on "workspaces"."id" = "sites"."workspace_id"',
+      'insert into "webhook_deliveries"',
+      'commit',
+    ]);
+    expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(31);
+    expect((await database.db.selectFrom('webhook_deliveries').select('id').execute()).length).toBe(20);
+    expect((await database.db.selectFrom('idempotency_keys').select('key').execute()).length).toBe(15);
+  });
+
+  it('takes keys that two decisions of a batch share one by one, as before', async () => {
+    const site = await createSite(database, 'pro');
+    const writer = new DecisionWriter(database, new OutboxSignal());
+    const [a, b] = [decisionRow(site), decisionRow(site)];
+    const key = (decisionId: string) => ({
+      site_id: site.siteId,
+      route: 'verify',
+      key: 'same',
+      body_hash: 'h',
+      decision_id: decisionId,
+      created_at: Date.now(),
+    });
+    const sent = await statementsOf(() =>
+      Promise.all([writer.write(a, key(a.id)), writer.write(b, key(b.id))]),
+    );
+    expect(sent.filter((s) => s === 'insert into "idempotency_keys"')).toHaveLength(2);
   });
 });
 

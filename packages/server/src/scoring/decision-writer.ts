@@ -1,16 +1,22 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database, DB } from '../storage/db.ts';
+import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { deliveryRow, type OutboxSignal, webhookActiveQuery, webhookIsActive } from '../webhooks/outbox.ts';
+import {
+  deliveryRow,
+  type OutboxSignal,
+  webhookActiveQuery,
+  webhooksActiveAmongQuery,
+} from '../webhooks/outbox.ts';
 import {
   type BoundWrite,
   type CommitResult,
   type CommitStatements,
   decisionCommit,
 } from './decision-commit.mjs';
-import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
+import { keyFreeBefore, takeKeyQuery, takeKeysQuery } from './idempotency.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
@@ -34,7 +40,7 @@ type Committer = (writes: DecisionWrite[]) => Promise<CommitResult>;
  * (decision-commit.mjs): for a database file in the writer thread (decision-writer.worker.mjs), on
  * its own connection, so the inserts run on another core; for ':memory:' on this thread, holding
  * Kysely's connection (so no Kysely transaction is open around it). PostgreSQL runs it as one
- * Kysely transaction (one key upsert per decision, then multi-row inserts).
+ * Kysely transaction of precompiled statements (`kyselyCommitter`).
  */
 export class DecisionWriter {
   private queue: Array<{
@@ -175,6 +181,16 @@ const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
 };
 const DELIVERY_COLUMNS = Object.keys(DELIVERY_COLUMN_SET) as Array<keyof WebhookDeliveriesTable>;
 
+const KEY_COLUMN_SET: Record<keyof IdempotencyKeysTable, true> = {
+  site_id: true,
+  route: true,
+  key: true,
+  body_hash: true,
+  decision_id: true,
+  created_at: true,
+};
+const KEY_COLUMNS = Object.keys(KEY_COLUMN_SET) as Array<keyof IdempotencyKeysTable>;
+
 /** An insert of every column of `table`, compiled once by Kysely, each column an argument. */
 function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends keyof DB[T] & string>(
   db: Kysely<DB>,
@@ -183,6 +199,24 @@ function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends 
 ) {
   return queryTemplate(db, (db, arg: (name: C) => string) =>
     db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, arg(c)])) as never),
+  );
+}
+
+/** The very key insert the idempotency module defines, compiled once, each column an argument. */
+function takeKeyTemplate(db: Kysely<DB>) {
+  return queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
+    takeKeyQuery(
+      db,
+      {
+        site_id: arg('site_id'),
+        route: arg('route'),
+        key: arg('key'),
+        body_hash: arg('body_hash'),
+        decision_id: arg('decision_id'),
+        created_at: arg('created_at') as unknown as number,
+      },
+      arg('freeBefore') as unknown as number,
+    ),
   );
 }
 
@@ -199,21 +233,7 @@ function commitStatements(database: Database) {
   const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
     webhookActiveQuery(db, arg('siteId')),
   );
-  // The very key insert the idempotency module defines.
-  const takeKey = queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
-    takeKeyQuery(
-      db,
-      {
-        site_id: arg('site_id'),
-        route: arg('route'),
-        key: arg('key'),
-        body_hash: arg('body_hash'),
-        decision_id: arg('decision_id'),
-        created_at: arg('created_at') as unknown as number,
-      },
-      arg('freeBefore') as unknown as number,
-    ),
-  );
+  const takeKey = takeKeyTemplate(db);
   const sql: CommitStatements = {
     takeKey: takeKey.compiled.sql,
     insertDecision: decisionInsert.compiled.sql,
@@ -283,42 +303,63 @@ function sqliteCommitter(database: Database): { commit: Committer; thread?: Writ
   return { commit: rebinding((writes) => thread.commit(writes)), thread };
 }
 
+/**
+ * PostgreSQL: per batch one transaction of at most four statements whatever its size: one
+ * multi-row upsert of its idempotency keys (one per key when two of the batch share a key), one
+ * multi-row insert of its decisions, one query of which of its sites have their webhook on, one
+ * multi-row insert of their deliveries; each compiled once (storage/precompiled.ts,
+ * storage/multi-row-insert.ts).
+ */
 function kyselyCommitter(db: Kysely<DB>): Committer {
+  const takeKey = takeKeyTemplate(db);
+  const takeKeys = multiRowStatement(db, KEY_COLUMNS, (db, rows) =>
+    takeKeysQuery(db, rows as unknown as IdempotencyKeysTable[]),
+  );
+  const webhooksActive = queryTemplate(db, (db, arg: (name: 'siteIds') => string) =>
+    webhooksActiveAmongQuery(db, arg('siteIds')),
+  );
+  const insertDecisions = multiRowInsert(db, 'decisions', DECISION_COLUMNS);
+  const insertDeliveries = multiRowInsert(db, 'webhook_deliveries', DELIVERY_COLUMNS);
+  /** Per write: false when its key could not be taken (takeKeyQuery's rule), true otherwise. */
+  const takeKeysOf = async (trx: Transaction<DB>, writes: DecisionWrite[]): Promise<boolean[]> => {
+    const keys = writes.flatMap((w) => (w.key ? [w.key] : []));
+    if (keys.length === 0) return writes.map(() => true);
+    if (new Set(keys.map((k) => `${k.site_id}\u0000${k.route}\u0000${k.key}`)).size === keys.length) {
+      const taken = new Set<string>();
+      for (const statement of takeKeys(keys))
+        for (const row of (await trx.executeQuery(statement)).rows) taken.add(row.decision_id);
+      return writes.map((w) => !w.key || taken.has(w.key.decision_id));
+    }
+    const recorded: boolean[] = [];
+    for (const { key } of writes) {
+      const taken = key
+        ? await trx.executeQuery({
+            ...takeKey.compiled,
+            parameters: takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }),
+          })
+        : undefined;
+      recorded.push(!taken || Number(taken.numAffectedRows ?? 0) > 0);
+    }
+    return recorded;
+  };
   return (writes) =>
     db.transaction().execute(async (trx) => {
       const now = Date.now();
-      const recorded: boolean[] = [];
-      for (const { key } of writes) {
-        const taken = key
-          ? await takeKeyQuery(trx, key, keyFreeBefore(key.created_at)).executeTakeFirst()
-          : undefined;
-        recorded.push(!taken || Number(taken.numInsertedOrUpdatedRows ?? 0) > 0);
-      }
+      const recorded = await takeKeysOf(trx, writes);
       const rows = writes.filter((_, i) => recorded[i]).map((w) => w.row);
-      if (rows.length > 0) {
-        await trx
-          .insertInto('decisions')
-          .values(
-            rows.map((r) => ({
-              ...r,
-              cluster_id: r.cluster_id ?? null,
-              rule_input: r.rule_input ?? null,
-              browser_decision_id: r.browser_decision_id ?? null,
-            })),
-          )
-          .execute();
-      }
-      const deliveries: WebhookDeliveriesTable[] = [];
-      const active = new Map<string, boolean>();
-      for (const row of rows) {
-        let on = active.get(row.site_id);
-        if (on === undefined) {
-          on = await webhookIsActive(trx, row.site_id);
-          active.set(row.site_id, on);
-        }
-        if (on) deliveries.push(deliveryRow(row, now));
-      }
-      if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
+      if (rows.length === 0) return { recorded, queued: 0 };
+      for (const statement of insertDecisions(rows)) await trx.executeQuery(statement);
+      const siteIds = [...new Set(rows.map((r) => r.site_id))];
+      const active = new Set(
+        (
+          await trx.executeQuery<{ site_id: string }>({
+            ...webhooksActive.compiled,
+            parameters: webhooksActive.bind({ siteIds }),
+          })
+        ).rows.map((r) => r.site_id),
+      );
+      const deliveries = rows.filter((r) => active.has(r.site_id)).map((r) => deliveryRow(r, now));
+      for (const statement of insertDeliveries(deliveries)) await trx.executeQuery(statement);
       return { recorded, queued: deliveries.length };
     });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type OnConflictBuilder, type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
@@ -180,27 +180,44 @@ export function takeKeyQuery(db: Kysely<DB>, row: IdempotencyKeysTable, freeBefo
   return db
     .insertInto('idempotency_keys')
     .values(row)
+    .onConflict((oc) => takeFreeKey(oc, freeBefore));
+}
+
+/**
+ * PostgreSQL: `takeKeyQuery` for several keys at once (no two the same: one statement cannot
+ * update a row twice), each row free before its own `created_at` less 24 h as `keyFreeBefore` says.
+ * Returns the decision ids of the keys taken.
+ */
+export function takeKeysQuery(db: Kysely<DB>, rows: readonly IdempotencyKeysTable[]) {
+  return db
+    .insertInto('idempotency_keys')
+    .values(rows as IdempotencyKeysTable[])
     .onConflict((oc) =>
-      oc
-        .columns(['site_id', 'route', 'key'])
-        .doUpdateSet((eb) => ({
-          body_hash: eb.ref('excluded.body_hash'),
-          decision_id: eb.ref('excluded.decision_id'),
-          created_at: eb.ref('excluded.created_at'),
-        }))
-        .where((eb) =>
-          eb.or([
-            eb('idempotency_keys.created_at', '<', freeBefore),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('decisions')
-                  .select('decisions.id')
-                  .whereRef('decisions.id', '=', 'idempotency_keys.decision_id'),
-              ),
-            ),
-          ]),
+      takeFreeKey(oc, sql<number>`${sql.ref('excluded.created_at')} - ${sql.lit(IDEMPOTENCY_RETENTION_MS)}`),
+    )
+    .returning('idempotency_keys.decision_id');
+}
+
+function takeFreeKey(oc: OnConflictBuilder<DB, 'idempotency_keys'>, freeBefore: number | RawBuilder<number>) {
+  return oc
+    .columns(['site_id', 'route', 'key'])
+    .doUpdateSet((eb) => ({
+      body_hash: eb.ref('excluded.body_hash'),
+      decision_id: eb.ref('excluded.decision_id'),
+      created_at: eb.ref('excluded.created_at'),
+    }))
+    .where((eb) =>
+      eb.or([
+        eb('idempotency_keys.created_at', '<', freeBefore),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('decisions')
+              .select('decisions.id')
+              .whereRef('decisions.id', '=', 'idempotency_keys.decision_id'),
+          ),
         ),
+      ]),
     );
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../scoring/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
@@ -37,12 +37,23 @@ export class OutboxSignal {
  * workspace); none otherwise. The decision writer runs it inside its commit.
  */
 export function webhookActiveQuery(db: Executor, siteId: string) {
+  return activeWebhooks(db).where('webhooks.site_id', '=', siteId);
+}
+
+/**
+ * PostgreSQL: the sites among `siteIds` (one array parameter) whose webhook is active, as
+ * `webhookActiveQuery` decides it: one query for a group commit's sites.
+ */
+export function webhooksActiveAmongQuery(db: Executor, siteIds: readonly string[] | string) {
+  return activeWebhooks(db).where('webhooks.site_id', '=', sql<string>`any(${siteIds})`);
+}
+
+function activeWebhooks(db: Executor) {
   return db
     .selectFrom('webhooks')
     .innerJoin('sites', 'sites.id', 'webhooks.site_id')
     .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
     .select('webhooks.site_id')
-    .where('webhooks.site_id', '=', siteId)
     .where('webhooks.enabled', '=', 1)
     .where((eb) =>
       eb.or([eb('workspaces.demo', '=', 1), eb('workspaces.plan', 'in', [...plansWith('webhooks')])]),
