@@ -132,6 +132,29 @@ describe.each(testHotStates())('hot state conformance (%s)', (kind) => {
     expect(again.map((r) => r.allowed).filter(Boolean)).toHaveLength(3);
   });
 
+  // Redis sends the counter operations of a tick as one script call (state/redis-batch.ts): the
+  // other commands issued meanwhile must still run in the order issued.
+  it('runs operations issued together in the order issued', async () => {
+    const [key, counter] = [unique(), unique()];
+    const [before, , after, , gone] = await Promise.all([
+      state.get(key),
+      state.set(key, 'v', 60_000),
+      state.get(key),
+      state.del(key),
+      state.get(key),
+    ]);
+    expect([before, after, gone]).toEqual([null, 'v', null]);
+    const counts = await Promise.all([
+      state.hit(counter, 60_000),
+      state.count(counter, 60_000),
+      state.distinct(counter, 'a', 60_000),
+      state.distinct(counter, 'b', 60_000),
+      state.hit(counter, 60_000, 2),
+      state.get(counter),
+    ]);
+    expect(counts).toEqual([1, 1, 1, 2, 3, null]);
+  });
+
   it('stores values with a time to live', async () => {
     const key = unique();
     await state.set(key, 'v1', 10_000);

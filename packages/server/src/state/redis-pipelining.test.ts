@@ -30,6 +30,23 @@ async function roundTrips(client: Redis, work: () => Promise<unknown>): Promise<
   return writes;
 }
 
+/** Commands sent to Redis while `work` runs (several may share a round trip), by name. */
+async function commands(client: Redis, work: () => Promise<unknown>): Promise<string[]> {
+  await client.ping();
+  const send = client.sendCommand;
+  const sent: string[] = [];
+  client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+    sent.push(command.name);
+    return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
+  }) as typeof client.sendCommand;
+  try {
+    await work();
+  } finally {
+    client.sendCommand = send;
+  }
+  return sent;
+}
+
 const site = testSite('site_pipelined');
 const observation = (i: number): Observation => ({
   siteId: site.id,
@@ -80,6 +97,17 @@ describe.skipIf(!onRedis)('Redis hot state: round trips per decision', () => {
       });
       expect(trips).toBeLessThanOrEqual(2);
     }
+  });
+
+  it("sends an event's counter operations of one tick as one script call (state/redis-batch.ts)", async () => {
+    const history = new History(ctx);
+    await history.observe(observation(0), ctx.now()); // the site's rebuild, once per process
+    const sent = await commands(client, async () => history.observe(observation(1), ctx.now()));
+    // One script call per wave (at most two: the distinct counts that add only when their member
+    // is new), besides the values it sets (SET), instead of ~35 commands.
+    expect(sent.filter((name) => name !== 'set').every((name) => name === 'evalsha')).toBe(true);
+    expect(sent.filter((name) => name === 'evalsha').length).toBeLessThanOrEqual(2);
+    expect(sent.length).toBeLessThanOrEqual(4);
   });
 
   it('scores and records a /verify decision in at most four round trips, concurrent ones sharing them', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type HotState, type RateLimitResult, slidingTotal } from './hot-state.ts';
+import { BATCH, OpBatch } from './redis-batch.ts';
 
 /**
  * Sliding-log rate limit in one step: forget the calls that left the window, count this one if
@@ -22,28 +23,10 @@ return {0, used, tonumber(oldest[2])}`;
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const RENEW_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
-/**
- * A sliding-window hit in one command: add to the current bucket, let it expire after the next
- * bucket, read the previous one. KEYS: current, previous bucket. ARGV: amount, expiry (epoch ms).
- */
-/**
- * Distinct members over a sliding window in one step: add the member (when ARGV[1] is '1') to the
- * current bucket's HyperLogLog and keep it until the bucket stops counting, then count the previous
- * bucket and the union. KEYS: current, previous bucket. ARGV: add?, member, expiry (ms, absolute).
- */
-const DISTINCT = `if ARGV[1] == '1' then
-  redis.call('pfadd', KEYS[1], ARGV[2])
-  redis.call('pexpireat', KEYS[1], ARGV[3])
-end
-return {redis.call('pfcount', KEYS[2]), redis.call('pfcount', KEYS[1], KEYS[2])}`;
-
-const HIT = `local current = redis.call('incrby', KEYS[1], ARGV[1])
-redis.call('pexpireat', KEYS[1], ARGV[2])
-return {current, tonumber(redis.call('get', KEYS[2]) or '0')}`;
-
 /** The scripts, sent once per connection and then by their SHA1 (EVALSHA). */
 interface Scripts {
-  wardenHit(current: string, previous: string, amount: number, expireAt: number): Promise<[number, number]>;
+  /** `BATCH` (state/redis-batch.ts): how many keys, the keys, then the operations. */
+  wardenBatch(keyCount: number, ...keysAndArgs: Array<string | number>): Promise<unknown[]>;
   wardenRateLimit(
     key: string,
     now: number,
@@ -52,25 +35,21 @@ interface Scripts {
     member: string,
   ): Promise<[number, number, number]>;
   wardenUnlock(key: string, holder: string): Promise<number>;
-  wardenDistinct(
-    current: string,
-    previous: string,
-    add: '0' | '1',
-    member: string,
-    expireAt: number,
-  ): Promise<[number, number]>;
 }
 
 /**
  * Hot state shared by every process in scale mode (WARDEN_REDIS_URL). Commands are auto-pipelined:
  * every command issued in one turn of the event loop goes out in one write and comes back in one
  * read, so a decision's ~30 counter operations cost one round trip (and one more for those that
- * depend on an answer), and concurrent decisions share them. Each operation is one command (the
- * multi-step ones are Lua scripts), so nothing waits on a MULTI/EXEC transaction.
+ * depend on an answer), and concurrent decisions share them. The counter operations issued in one
+ * tick (hit, count, distinct, get) are moreover one Lua script call (state/redis-batch.ts); every
+ * other operation is one command (the multi-step ones Lua scripts too), sent after the batch in
+ * progress, so nothing waits on a MULTI/EXEC transaction and commands run in the order issued.
  */
 export class RedisHotState implements HotState {
   readonly client: Redis;
   private readonly scripts: Scripts;
+  private readonly batch: OpBatch;
 
   /** Redis outlives Warden's processes: it remembers every claim for its whole TTL. */
   readonly remembersSince = 0;
@@ -90,11 +69,18 @@ export class RedisHotState implements HotState {
       enableOfflineQueue: true,
       enableAutoPipelining: true,
     });
-    this.client.defineCommand('wardenHit', { numberOfKeys: 2, lua: HIT });
+    this.client.defineCommand('wardenBatch', { lua: BATCH });
     this.client.defineCommand('wardenRateLimit', { numberOfKeys: 1, lua: RATE_LIMIT });
     this.client.defineCommand('wardenUnlock', { numberOfKeys: 1, lua: RELEASE_LOCK });
-    this.client.defineCommand('wardenDistinct', { numberOfKeys: 2, lua: DISTINCT });
-    this.scripts = this.client as unknown as Scripts;
+    const scripts = this.client as unknown as Scripts;
+    this.scripts = scripts;
+    this.batch = new OpBatch((keys, args) => scripts.wardenBatch(keys.length, ...keys, ...args));
+  }
+
+  /** The Redis client, for a command that is not batched: the batch in progress goes first. */
+  private get direct(): Redis {
+    this.batch.flush();
+    return this.client;
   }
 
   async hit(key: string, windowMs: number, amount = 1): Promise<number> {
@@ -102,16 +88,17 @@ export class RedisHotState implements HotState {
     const bucket = Math.floor(now / windowMs);
     const current = `${this.prefix}c:${key}:${windowMs}:${bucket}`;
     const previous = `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`;
-    const [value, prev] = await this.scripts.wardenHit(current, previous, amount, (bucket + 2) * windowMs);
+    const [value, prev] = await this.batch.add('h', [current, previous], [amount, (bucket + 2) * windowMs]);
     return slidingTotal(Number(value), Number(prev), now, windowMs);
   }
 
   async count(key: string, windowMs: number): Promise<number> {
     const now = this.now();
     const bucket = Math.floor(now / windowMs);
-    const [cur, prev] = await this.client.mget(
-      `${this.prefix}c:${key}:${windowMs}:${bucket}`,
-      `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`,
+    const [cur, prev] = await this.batch.add(
+      'c',
+      [`${this.prefix}c:${key}:${windowMs}:${bucket}`, `${this.prefix}c:${key}:${windowMs}:${bucket - 1}`],
+      [],
     );
     return slidingTotal(Number(cur ?? 0), Number(prev ?? 0), now, windowMs);
   }
@@ -122,35 +109,34 @@ export class RedisHotState implements HotState {
     const bucket = Math.floor(now / windowMs);
     const current = `${this.prefix}d:${key}:${windowMs}:${bucket}`;
     const previous = `${this.prefix}d:${key}:${windowMs}:${bucket - 1}`;
-    const [before, union] = await this.scripts.wardenDistinct(
-      current,
-      previous,
-      member ? '1' : '0',
-      member ?? '',
-      (bucket + 2) * windowMs,
+    const [before, union] = await this.batch.add(
+      'd',
+      [current, previous],
+      [member ? '1' : '0', member ?? '', (bucket + 2) * windowMs],
     );
     return slidingTotal(Math.max(0, Number(union) - Number(before)), Number(before), now, windowMs);
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
-    const ok = await this.client.set(`${this.prefix}once:${key}`, '1', 'PXAT', this.expiry(ttlMs), 'NX');
+    const ok = await this.direct.set(`${this.prefix}once:${key}`, '1', 'PXAT', this.expiry(ttlMs), 'NX');
     return ok === 'OK';
   }
 
   async lock(key: string, holder: string, ttlMs: number): Promise<string | null> {
     const lockKey = `${this.prefix}lock:${key}`;
-    const ok = await this.client.set(lockKey, holder, 'PX', Math.max(1, ttlMs), 'NX');
+    const ok = await this.direct.set(lockKey, holder, 'PX', Math.max(1, ttlMs), 'NX');
     if (ok === 'OK') return null;
     // Released or expired between the two calls: report an anonymous holder, never a false success.
-    return (await this.client.get(lockKey)) ?? '';
+    return (await this.direct.get(lockKey)) ?? '';
   }
 
   async unlock(key: string, holder: string): Promise<void> {
+    this.batch.flush();
     await this.scripts.wardenUnlock(`${this.prefix}lock:${key}`, holder);
   }
 
   async renew(key: string, holder: string, ttlMs: number): Promise<boolean> {
-    const renewed = await this.client.eval(
+    const renewed = await this.direct.eval(
       RENEW_LOCK,
       1,
       `${this.prefix}lock:${key}`,
@@ -163,6 +149,7 @@ export class RedisHotState implements HotState {
   async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
     const member = `${now}:${randomUUID()}`;
+    this.batch.flush();
     const [allowed, used, oldest] = await this.scripts.wardenRateLimit(
       `${this.prefix}rl:${key}:${windowMs}`,
       now,
@@ -175,11 +162,12 @@ export class RedisHotState implements HotState {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.client.get(`${this.prefix}v:${key}`);
+    const [found, value] = await this.batch.add('g', [`${this.prefix}v:${key}`], []);
+    return Number(found) === 1 ? String(value) : null;
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(`${this.prefix}v:${key}`, value, 'PXAT', this.expiry(ttlMs));
+    await this.direct.set(`${this.prefix}v:${key}`, value, 'PXAT', this.expiry(ttlMs));
   }
 
   /** When a value set now with `ttlMs` expires, on this store's clock. */
@@ -188,14 +176,15 @@ export class RedisHotState implements HotState {
   }
 
   async del(key: string): Promise<void> {
-    await this.client.del(`${this.prefix}v:${key}`);
+    await this.direct.del(`${this.prefix}v:${key}`);
   }
 
   async ping(): Promise<void> {
-    await this.client.ping();
+    await this.direct.ping();
   }
 
   async close(): Promise<void> {
+    this.batch.flush();
     await this.client.quit().catch(() => this.client.disconnect());
   }
 }
