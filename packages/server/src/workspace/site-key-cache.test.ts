@@ -26,4 +26,29 @@ describe('site key cache', () => {
     });
     expect(cache.get('pk_a', 1)).toBeUndefined();
   });
+
+  it('shares one load among the lookups of a key that miss together', async () => {
+    const cache = new SiteKeyCache<string>();
+    let loads = 0;
+    let finish = (_: string) => {};
+    const load = () => {
+      loads++;
+      return new Promise<string>((resolve) => {
+        finish = resolve;
+      });
+    };
+    const together = [cache.lookup('pk_a', 0, load), cache.lookup('pk_a', 0, load)];
+    finish('site a');
+    expect(await Promise.all(together)).toEqual(['site a', 'site a']);
+    expect(loads).toBe(1);
+  });
+
+  it('does not let a lookup after a change share a load begun before it', async () => {
+    const cache = new SiteKeyCache<string>();
+    const before = cache.lookup('pk_a', 0, async () => 'old');
+    cache.changed();
+    const after = cache.lookup('pk_a', 0, async () => 'new');
+    expect([await before, await after]).toEqual(['old', 'new']);
+    expect(cache.get('pk_a', 1)).toBe('new');
+  });
 });

@@ -32,26 +32,42 @@ interface Remembered<T> {
 /** One per process (services.ts: `siteKeys`). */
 export class SiteKeyCache<T> implements SiteChanges {
   private readonly entries = new Map<string, Remembered<T>>();
+  /**
+   * Loads in progress: the requests that miss together (every request of a busy key when its
+   * entry expires) share one query.
+   */
+  private readonly loading = new Map<string, Promise<T | undefined>>();
   /** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */
   private generation = 0;
 
   changed(): void {
     this.generation++;
     this.entries.clear();
+    // A load begun before the change may read what it changed: later lookups load again.
+    this.loading.clear();
   }
 
   /** The remembered value of `key`, else what `load` finds (remembered unless a change overtook it). */
-  async lookup(key: string, now: number, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  lookup(key: string, now: number, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const remembered = this.get(key, now);
-    if (remembered !== undefined) return remembered;
+    if (remembered !== undefined) return Promise.resolve(remembered);
+    const pending = this.loading.get(key);
+    if (pending) return pending;
     const seen = this.generation;
-    const value = await load();
-    // A change during the load may have come after what it read: not remembered then.
-    if (value !== undefined && seen === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
-    }
-    return value;
+    const loaded = load()
+      .then((value) => {
+        // A change during the load may have come after what it read: not remembered then.
+        if (value !== undefined && seen === this.generation) {
+          if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+          this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
+        }
+        return value;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === loaded) this.loading.delete(key);
+      });
+    this.loading.set(key, loaded);
+    return loaded;
   }
 
   get(key: string, now: number): T | undefined {
