@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { recordedKeyState } from '../decisions/key-queries.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
-import { precompiled } from '../storage/precompiled.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
 import { canonicalBodyHash } from './canonical-json.mjs';
@@ -81,16 +81,6 @@ function sameBody(recorded: string, body: BodyHash): boolean {
   return !recorded.startsWith(DIGEST_PREFIX) && recorded === body.older();
 }
 
-const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
-  db
-    .selectFrom('idempotency_keys as k')
-    .leftJoin('decisions as d', 'd.id', 'k.decision_id')
-    .select(['k.body_hash', 'k.created_at', 'd.response'])
-    .where('k.site_id', '=', arg('siteId'))
-    .where('k.route', '=', arg('route'))
-    .where('k.key', '=', arg('key')),
-);
-
 export const idempotencyInProgress = () =>
   new ApiError(
     'idempotency_in_progress',
@@ -109,7 +99,7 @@ export async function recordedKey(
   body: BodyHash,
   now: number,
 ): Promise<Extract<IdempotencyOutcome, { kind: 'replay' }> | undefined> {
-  const [row] = (await keyState(db, scope)).rows;
+  const [row] = (await recordedKeyState(db, scope)).rows;
   if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
     return undefined;
   if (!sameBody(row.body_hash, body)) throw conflict();
@@ -169,38 +159,6 @@ export async function beginIdempotent(
 /** The hot-state lock of an idempotency key while a request with it is in flight. */
 export function idempotencyLockKey(scope: IdempotencyScope): string {
   return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
-}
-
-/**
- * The key row's insert, run in the decision's transaction: takes a free key only (none yet, past
- * 24 h, or left without its decision by an older version). No row changed ⇒ the key is taken.
- */
-export function takeKeyQuery(db: Kysely<DB>, row: IdempotencyKeysTable, freeBefore: number) {
-  return db
-    .insertInto('idempotency_keys')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .columns(['site_id', 'route', 'key'])
-        .doUpdateSet((eb) => ({
-          body_hash: eb.ref('excluded.body_hash'),
-          decision_id: eb.ref('excluded.decision_id'),
-          created_at: eb.ref('excluded.created_at'),
-        }))
-        .where((eb) =>
-          eb.or([
-            eb('idempotency_keys.created_at', '<', freeBefore),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('decisions')
-                  .select('decisions.id')
-                  .whereRef('decisions.id', '=', 'idempotency_keys.decision_id'),
-              ),
-            ),
-          ]),
-        ),
-    );
 }
 
 /** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
