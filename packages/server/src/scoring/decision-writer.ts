@@ -166,7 +166,7 @@ function commitStatements(database: Database) {
   const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
     webhookActiveQuery(db, arg('siteId')),
   );
-  // The very key insert the idempotency module defines.
+  // The very key insert the decision log defines (decisions/key-queries.ts).
   const takeKey = queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
     takeKeyQuery(
       db,

@@ -18,6 +18,8 @@ import { canonicalBodyHash } from './canonical-json.mjs';
  * - The row's insert only takes a key that is free (none, or older than 24 h). If it was taken
  *   meanwhile (the lock expired, or processes that share no hot state), the decision is not
  *   recorded and the request answers as a latecomer: one key, one decision, whatever happens.
+ * The insert and the lookup read the key's decision, so they live with the decision log
+ * (decisions/key-queries.ts).
  */
 export type IdempotencyRoute = 'collect' | 'verify';
 
