@@ -1,4 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { decisionInsertTemplate, insertDecisionRows } from '../decisions/decision-insert.ts';
+import { takeKeyQuery } from '../decisions/key-queries.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -10,7 +12,7 @@ import {
   type CommitStatements,
   decisionCommit,
 } from './decision-commit.mjs';
-import { keyFreeBefore, takeKeyQuery } from './idempotency.ts';
+import { keyFreeBefore } from './idempotency.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
@@ -123,39 +125,6 @@ export class DecisionWriter {
 /** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
 export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
 
-/** Every column of a decision row, in one fixed order (the object type makes the list complete). */
-const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
-  id: true,
-  site_id: true,
-  workspace_id: true,
-  event_type: true,
-  account_id: true,
-  email: true,
-  ip_address: true,
-  user_agent: true,
-  device_id: true,
-  payment_hash: true,
-  promo_code: true,
-  order_amount: true,
-  risk_score: true,
-  risk_level: true,
-  classification: true,
-  action: true,
-  signals: true,
-  features: true,
-  evidence: true,
-  response: true,
-  ruleset_version: true,
-  decision_ms: true,
-  label: true,
-  labeled_at: true,
-  created_at: true,
-  cluster_id: true,
-  rule_input: true,
-  browser_decision_id: true,
-};
-const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
-
 const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
   id: true,
   site_id: true,
@@ -175,14 +144,12 @@ const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
 };
 const DELIVERY_COLUMNS = Object.keys(DELIVERY_COLUMN_SET) as Array<keyof WebhookDeliveriesTable>;
 
-/** An insert of every column of `table`, compiled once by Kysely, each column an argument. */
-function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends keyof DB[T] & string>(
-  db: Kysely<DB>,
-  table: T,
-  columns: readonly C[],
-) {
-  return queryTemplate(db, (db, arg: (name: C) => string) =>
-    db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, arg(c)])) as never),
+/** An insert of every column of a delivery, compiled once by Kysely, each column an argument. */
+function deliveryInsertTemplate(db: Kysely<DB>) {
+  return queryTemplate(db, (db, arg: (name: keyof WebhookDeliveriesTable) => string) =>
+    db
+      .insertInto('webhook_deliveries')
+      .values(Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, arg(c)])) as never),
   );
 }
 
@@ -194,12 +161,12 @@ function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends 
  */
 function commitStatements(database: Database) {
   const { db } = database;
-  const decisionInsert = insertTemplate(db, 'decisions', DECISION_COLUMNS);
-  const deliveryInsert = insertTemplate(db, 'webhook_deliveries', DELIVERY_COLUMNS);
+  const decisionInsert = decisionInsertTemplate(db);
+  const deliveryInsert = deliveryInsertTemplate(db);
   const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
     webhookActiveQuery(db, arg('siteId')),
   );
-  // The very key insert the idempotency module defines.
+  // The very key insert the decision log defines (decisions/key-queries.ts).
   const takeKey = queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
     takeKeyQuery(
       db,
@@ -296,17 +263,15 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
       }
       const rows = writes.filter((_, i) => recorded[i]).map((w) => w.row);
       if (rows.length > 0) {
-        await trx
-          .insertInto('decisions')
-          .values(
-            rows.map((r) => ({
-              ...r,
-              cluster_id: r.cluster_id ?? null,
-              rule_input: r.rule_input ?? null,
-              browser_decision_id: r.browser_decision_id ?? null,
-            })),
-          )
-          .execute();
+        await insertDecisionRows(
+          trx,
+          rows.map((r) => ({
+            ...r,
+            cluster_id: r.cluster_id ?? null,
+            rule_input: r.rule_input ?? null,
+            browser_decision_id: r.browser_decision_id ?? null,
+          })),
+        );
       }
       const deliveries: WebhookDeliveriesTable[] = [];
       const active = new Map<string, boolean>();
