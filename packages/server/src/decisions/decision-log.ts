@@ -2,7 +2,10 @@ import type { DecisionWriter, RemoteCommit } from '../scoring/decision-writer.ts
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { OutboxSignal } from '../webhooks/outbox.ts';
+import type { ClusterDecisions } from './cluster-queries.ts';
+import type { HistoryDecisions } from './history-queries.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import type { RuleDecisions } from './rule-queries.ts';
 import type { DecisionFilters } from './search.ts';
 
 /** Where a page of decisions starts: after this (created_at, id), newest first. */
@@ -32,10 +35,20 @@ export interface DecisionAggregate {
   latest: { features: string; user_agent: string } | undefined;
 }
 
+/** A decision's site and current label (what a bulk label checks and reports). */
+export interface LabelTarget {
+  id: string;
+  site_id: string;
+  label: string | null;
+}
+
 /**
- * The decision log: the one module that reads and writes the `decisions` table (issue 13). Routes,
- * statistics and the entity summaries call its methods; SQLite and PostgreSQL implement it
- * (kysely-decision-log.ts), under one conformance suite (decision-log.dialects.test.ts).
+ * The decision log: the one module that reads and writes the `decisions` table (issue 13;
+ * table-owner.test.ts fails on a query of it anywhere else). Routes, statistics, the entity
+ * summaries, the rule tools, the cluster view and the start-up rebuilds call its methods and its
+ * query groups; SQLite and PostgreSQL implement it (kysely-decision-log.ts), under one conformance
+ * suite (decision-log.dialects.test.ts). Queries run inside another module's transaction take that
+ * executor instead (transaction-queries.ts, key-queries.ts, decision-insert.ts).
  */
 export interface DecisionLog {
   /**
@@ -58,10 +71,18 @@ export interface DecisionLog {
   ): Promise<Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>>;
   /** Set (or replace) a decision's analyst label. */
   label(id: string, label: 'fraud' | 'legit', at: number): Promise<void>;
+  /** The site and label of each of `ids` that exists (in no particular order). */
+  labelTargets(ids: readonly string[]): Promise<LabelTarget[]>;
   /** The counts behind GET /api/stats, for `[from, to)`. */
   hourlyCounts(siteId: string, from: number, to: number): Promise<HourlyCounts>;
   /** Totals, distinct counts, groups, clusters and the latest row of the matching decisions. */
   aggregate(filters: DecisionFilters): Promise<DecisionAggregate>;
+  /** What identity clusters read of the decisions (the cluster routes, entities/). */
+  readonly clusters: ClusterDecisions;
+  /** What custom rules read of the decisions (backtests, hit counts, rule statistics). */
+  readonly rules: RuleDecisions;
+  /** What the start-up rebuild of hot-state counters reads of the recent decisions. */
+  readonly history: HistoryDecisions;
 }
 
 /**

@@ -3,7 +3,16 @@ import { DecisionWriter, type RemoteCommit } from '../scoring/decision-writer.ts
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { OutboxSignal } from '../webhooks/outbox.ts';
-import type { DecisionAggregate, DecisionCursor, DecisionLog, HourlyCounts } from './decision-log.ts';
+import { ClusterDecisions } from './cluster-queries.ts';
+import type {
+  DecisionAggregate,
+  DecisionCursor,
+  DecisionLog,
+  HourlyCounts,
+  LabelTarget,
+} from './decision-log.ts';
+import { HistoryDecisions } from './history-queries.ts';
+import { RuleDecisions } from './rule-queries.ts';
 import {
   type DecisionDialect,
   type DecisionFilters,
@@ -11,6 +20,7 @@ import {
   POSTGRES_DECISIONS,
   SQLITE_DECISIONS,
 } from './search.ts';
+import { decisionById } from './transaction-queries.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -21,13 +31,20 @@ const HOUR_MS = 3_600_000;
 abstract class KyselyDecisionLog implements DecisionLog {
   protected abstract readonly dialect: DecisionDialect;
   private writerInstance: DecisionWriter | undefined;
+  readonly clusters: ClusterDecisions;
+  readonly rules: RuleDecisions;
+  readonly history: HistoryDecisions;
 
   constructor(
     protected readonly database: Database,
     private readonly outbox: OutboxSignal,
     /** A `serve --workers` worker's commit on the primary (its writer group-commits every worker's). */
     private readonly remote?: RemoteCommit,
-  ) {}
+  ) {
+    this.clusters = new ClusterDecisions(database);
+    this.rules = new RuleDecisions(database);
+    this.history = new HistoryDecisions(database);
+  }
 
   get writer(): DecisionWriter {
     this.writerInstance ??= new DecisionWriter(this.database, this.outbox, this.remote);
@@ -39,7 +56,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
   }
 
   byId(id: string): Promise<DecisionsTable | undefined> {
-    return this.database.db.selectFrom('decisions').selectAll().where('id', '=', id).executeTakeFirst();
+    return decisionById(this.database.db, id);
   }
 
   checkFilters(filters: DecisionFilters): void {
@@ -76,6 +93,14 @@ abstract class KyselyDecisionLog implements DecisionLog {
       .updateTable('decisions')
       .set({ label, labeled_at: at })
       .where('id', '=', id)
+      .execute();
+  }
+
+  labelTargets(ids: readonly string[]): Promise<LabelTarget[]> {
+    return this.database.db
+      .selectFrom('decisions')
+      .select(['id', 'site_id', 'label'])
+      .where('id', 'in', ids)
       .execute();
   }
 

@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { ClusterDecisions } from '../decisions/cluster-queries.ts';
 import { IP_FANOUT, IP_RECENT_MS } from '../scoring/identity-graph.ts';
-import type { DB } from '../storage/db.ts';
 
 /**
- * What the cluster page draws, read from the recorded decisions (`decisions` table; the one place
- * the cluster view queries it): each member account's decisions, latest score, action and label,
+ * What the cluster page draws, read from the recorded decisions (the decision log's cluster
+ * queries, decisions/cluster-queries.ts): each member account's decisions, latest score, action and label,
  * and the devices, IP addresses and payment hashes that link two or more of the members.
  *
  * An IP links accounts under the identity graph's fan-out rule (docs/signals.md, "Identity
@@ -55,38 +54,6 @@ export interface ClusterDetail {
   truncated: boolean;
 }
 
-/** Per-account totals over all recorded decisions of the accounts (any age). */
-async function accountTotals(db: Kysely<DB>, siteId: string, accounts: readonly string[]) {
-  if (accounts.length === 0) return [];
-  return db
-    .selectFrom('decisions')
-    .select((eb) => [
-      'account_id',
-      eb.fn.max('created_at').as('last'),
-      eb.fn.min('created_at').as('first'),
-      eb.fn.countAll<number | string>().as('n'),
-    ])
-    .where('site_id', '=', siteId)
-    .where('account_id', 'in', accounts)
-    .groupBy('account_id')
-    .execute();
-}
-
-/** The first IP_FANOUT + 1 accounts that used `ip` on the site, in order of first use. */
-async function firstUsersOfIp(db: Kysely<DB>, siteId: string, ip: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('decisions')
-    .select((eb) => ['account_id', eb.fn.min('created_at').as('first')])
-    .where('site_id', '=', siteId)
-    .where('ip_address', '=', ip)
-    .groupBy('account_id')
-    .orderBy('first', 'asc')
-    .orderBy('account_id', 'asc')
-    .limit(IP_FANOUT + 1)
-    .execute();
-  return rows.map((r) => r.account_id);
-}
-
 /** Values used by two or more of the members, with the members that used each. */
 function sharedValues(uses: Map<string, Set<string>>): Array<[string, Set<string>]> {
   return [...uses].filter(([, accounts]) => accounts.size >= 2);
@@ -107,36 +74,13 @@ function addUse(map: Map<string, Set<string>>, value: string | null, account: st
  * last `windowMs` supply the devices, IPs, payment hashes and links; totals cover every decision.
  */
 export async function clusterDetail(
-  db: Kysely<DB>,
+  decisions: ClusterDecisions,
   siteId: string,
   accounts: readonly string[],
   since: number,
 ): Promise<ClusterDetail> {
-  const totals = await accountTotals(db, siteId, accounts);
-  const rows = accounts.length
-    ? await db
-        .selectFrom('decisions')
-        .select([
-          'id',
-          'account_id',
-          'device_id',
-          'ip_address',
-          'payment_hash',
-          'risk_score',
-          'action',
-          'classification',
-          'label',
-          'labeled_at',
-          'created_at',
-        ])
-        .where('site_id', '=', siteId)
-        .where('account_id', 'in', accounts)
-        .where('created_at', '>=', since)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(CLUSTER_SCAN_LIMIT)
-        .execute()
-    : [];
+  const totals = await decisions.accountTotals(siteId, accounts);
+  const rows = await decisions.memberDecisions(siteId, accounts, since, CLUSTER_SCAN_LIMIT);
   const latest = new Map<string, MemberDetail['latest']>();
   const labels = new Map<string, { label: string; at: number }>();
   const devices = new Map<string, Set<string>>();
@@ -207,7 +151,8 @@ export async function clusterDetail(
     links.push({ kind: 'payment', value, accounts: ordered(users), crowded: false });
   const sharedIps = sharedValues(ips);
   for (const [value, users] of sharedIps.slice(0, IP_CHECK_LIMIT)) {
-    const first = await firstUsersOfIp(db, siteId, value);
+    // The first IP_FANOUT + 1 accounts that used it on the site, in order of first use.
+    const first = await decisions.firstUsersOfIp(siteId, value, IP_FANOUT + 1);
     const firstMembers = first.slice(0, IP_FANOUT).filter((a) => users.has(a));
     // The graph links two of them only when both used the IP within IP_RECENT_MS of each other.
     const span = (a: string) => ipUse.get(`${value}\u0000${a}`);

@@ -94,42 +94,11 @@ export async function runBacktest(
   const needsIdentity = ruleset.rules.some((r) => r.usesIdentity);
   let cursor: { at: number; id: string } | null = null;
   while (result.evaluated < options.maxEvents) {
-    let q = ctx.database.db
-      .selectFrom('decisions')
-      .select([
-        'id',
-        'event_type',
-        'account_id',
-        'email',
-        'ip_address',
-        'user_agent',
-        'device_id',
-        'payment_hash',
-        'promo_code',
-        'order_amount',
-        'risk_score',
-        'risk_level',
-        'classification',
-        'action',
-        'signals',
-        'features',
-        'response',
-        'label',
-        'rule_input',
-        'created_at',
-      ])
-      .where('site_id', '=', options.siteId)
-      .where('created_at', '>=', options.from)
-      .where('created_at', '<', options.to)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(Math.min(PAGE, options.maxEvents - result.evaluated));
-    if (options.decisionId !== undefined) q = q.where('id', '=', options.decisionId);
-    if (cursor) {
-      const c: { at: number; id: string } = cursor;
-      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(c.at, c.id)));
-    }
-    const rows = await q.execute();
+    const rows = await ctx.services.decisions.rules.backtestPage(
+      options,
+      cursor,
+      Math.min(PAGE, options.maxEvents - result.evaluated),
+    );
     for (const row of rows) {
       // Exactly what live scoring's rules saw when the decision stored it; else reconstructed.
       const after = applyCustomRules(

@@ -1,4 +1,3 @@
-import { type SqlBool, sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -18,26 +17,13 @@ interface RecordedCustom {
   custom_rules?: { matched?: string[]; shadow?: Array<{ rule: string }> };
 }
 
-/** The recorded custom-rule matches of a site's decisions in `[from, to)` (SQL of the `decisions` table). */
-async function recordedRuleMatches(ctx: AppContext, siteId: string, from: number, to: number) {
-  return ctx.database.db
-    .selectFrom('decisions')
-    .select(['features', 'created_at'])
-    .where('site_id', '=', siteId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .where(sql<SqlBool>`features like '%"custom_rules"%'`)
-    .where((eb) => eb.or([eb('signals', 'like', '%"custom:%'), eb('features', 'like', '%"shadow":[{%')]))
-    .execute();
-}
-
 export async function ruleHits(
   ctx: AppContext,
   siteId: string,
   range: { from: number; to: number },
   buckets: number,
 ): Promise<Map<string, RuleHits>> {
-  const rows = await recordedRuleMatches(ctx, siteId, range.from, range.to);
+  const rows = await ctx.services.decisions.rules.recordedMatches(siteId, range.from, range.to);
   const width = (range.to - range.from) / buckets;
   const out = new Map<string, RuleHits>();
   const entry = (name: string) => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { insertDecisionRows } from '../decisions/decision-insert.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
@@ -62,7 +63,7 @@ export async function seedDecisions(
       created_at: start + i,
     });
     if (batch.length === 500 || i === count - 1) {
-      await database.db.insertInto('decisions').values(batch).execute();
+      await insertDecisionRows(database.db, batch);
       batch.length = 0;
     }
   }

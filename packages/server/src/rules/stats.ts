@@ -12,18 +12,6 @@ function matched(rule: RulesTable, signals: string, features: string): boolean {
   return custom?.shadow?.some((s) => s.rule === rule.name) ?? false;
 }
 
-/** The labelled decisions of a site in `[from, to)` (SQL of the `decisions` table). */
-async function labeledDecisions(ctx: AppContext, siteId: string, from: number, to: number) {
-  return ctx.database.db
-    .selectFrom('decisions')
-    .select(['label', 'signals', 'features'])
-    .where('site_id', '=', siteId)
-    .where('label', 'is not', null)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .execute();
-}
-
 /**
  * Precision and recall of a rule against analyst labels (`fraud` is the positive class) over
  * `[from, to)` (default: since the rule was created), and how often it matched in the last 30 days.
@@ -35,10 +23,10 @@ export async function ruleStats(
   rule: RulesTable,
   range: { from?: number; to?: number } = {},
 ) {
-  const { db } = ctx.database;
+  const decisions = ctx.services.decisions.rules;
   const from = range.from ?? rule.created_at;
   const to = range.to ?? ctx.now() + 1;
-  const labeled = await labeledDecisions(ctx, rule.site_id, from, to);
+  const labeled = await decisions.labeled(rule.site_id, from, to);
   const counts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 };
   for (const d of labeled) {
     const hit = matched(rule, d.signals, d.features);
@@ -49,19 +37,7 @@ export async function ruleStats(
     else counts.trueNegatives++;
   }
   const since = ctx.now() - 30 * DAY;
-  const recent = await db
-    .selectFrom('decisions')
-    .select(['signals', 'features'])
-    .where('site_id', '=', rule.site_id)
-    .where('created_at', '>=', since)
-    .where((eb) =>
-      eb.or([
-        eb('signals', 'like', `%"custom:${rule.name}"%`),
-        eb('signals', 'like', `%"rule_timeout:${rule.name}"%`),
-        eb('features', 'like', `%${rule.name}%`),
-      ]),
-    )
-    .execute();
+  const recent = await decisions.mentioning(rule.site_id, rule.name, since);
   const ratio = (a: number, b: number) => (a + b === 0 ? null : Math.round((a / (a + b)) * 1000) / 1000);
   return {
     ruleId: rule.id,

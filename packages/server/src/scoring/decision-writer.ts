@@ -1,4 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { decisionInsertTemplate, decisionRowsInsert } from '../decisions/decision-insert.ts';
+import { takeKeyQuery, takeKeysQuery } from '../decisions/key-queries.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
@@ -16,7 +18,7 @@ import {
   type CommitStatements,
   decisionCommit,
 } from './decision-commit.mjs';
-import { keyFreeBefore, takeKeyQuery, takeKeysQuery } from './idempotency.ts';
+import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore } from './idempotency.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
@@ -129,39 +131,6 @@ export class DecisionWriter {
 /** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
 export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
 
-/** Every column of a decision row, in one fixed order (the object type makes the list complete). */
-const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
-  id: true,
-  site_id: true,
-  workspace_id: true,
-  event_type: true,
-  account_id: true,
-  email: true,
-  ip_address: true,
-  user_agent: true,
-  device_id: true,
-  payment_hash: true,
-  promo_code: true,
-  order_amount: true,
-  risk_score: true,
-  risk_level: true,
-  classification: true,
-  action: true,
-  signals: true,
-  features: true,
-  evidence: true,
-  response: true,
-  ruleset_version: true,
-  decision_ms: true,
-  label: true,
-  labeled_at: true,
-  created_at: true,
-  cluster_id: true,
-  rule_input: true,
-  browser_decision_id: true,
-};
-const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
-
 const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
   id: true,
   site_id: true,
@@ -191,18 +160,16 @@ const KEY_COLUMN_SET: Record<keyof IdempotencyKeysTable, true> = {
 };
 const KEY_COLUMNS = Object.keys(KEY_COLUMN_SET) as Array<keyof IdempotencyKeysTable>;
 
-/** An insert of every column of `table`, compiled once by Kysely, each column an argument. */
-function insertTemplate<T extends 'decisions' | 'webhook_deliveries', C extends keyof DB[T] & string>(
-  db: Kysely<DB>,
-  table: T,
-  columns: readonly C[],
-) {
-  return queryTemplate(db, (db, arg: (name: C) => string) =>
-    db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, arg(c)])) as never),
+/** An insert of every column of a delivery, compiled once by Kysely, each column an argument. */
+function deliveryInsertTemplate(db: Kysely<DB>) {
+  return queryTemplate(db, (db, arg: (name: keyof WebhookDeliveriesTable) => string) =>
+    db
+      .insertInto('webhook_deliveries')
+      .values(Object.fromEntries(DELIVERY_COLUMNS.map((c) => [c, arg(c)])) as never),
   );
 }
 
-/** The very key insert the idempotency module defines, compiled once, each column an argument. */
+/** The very key insert the decision log defines (decisions/key-queries.ts), compiled once, each column an argument. */
 function takeKeyTemplate(db: Kysely<DB>) {
   return queryTemplate(db, (db, arg: (name: keyof IdempotencyKeysTable | 'freeBefore') => string) =>
     takeKeyQuery(
@@ -228,8 +195,8 @@ function takeKeyTemplate(db: Kysely<DB>) {
  */
 function commitStatements(database: Database) {
   const { db } = database;
-  const decisionInsert = insertTemplate(db, 'decisions', DECISION_COLUMNS);
-  const deliveryInsert = insertTemplate(db, 'webhook_deliveries', DELIVERY_COLUMNS);
+  const decisionInsert = decisionInsertTemplate(db);
+  const deliveryInsert = deliveryInsertTemplate(db);
   const webhookActive = queryTemplate(db, (db, arg: (name: 'siteId') => string) =>
     webhookActiveQuery(db, arg('siteId')),
   );
@@ -313,12 +280,12 @@ function sqliteCommitter(database: Database): { commit: Committer; thread?: Writ
 function kyselyCommitter(db: Kysely<DB>): Committer {
   const takeKey = takeKeyTemplate(db);
   const takeKeys = multiRowStatement(db, KEY_COLUMNS, (db, rows) =>
-    takeKeysQuery(db, rows as unknown as IdempotencyKeysTable[]),
+    takeKeysQuery(db, rows as unknown as IdempotencyKeysTable[], IDEMPOTENCY_RETENTION_MS),
   );
   const webhooksActive = queryTemplate(db, (db, arg: (name: 'siteIds') => string) =>
     webhooksActiveAmongQuery(db, arg('siteIds')),
   );
-  const insertDecisions = multiRowInsert(db, 'decisions', DECISION_COLUMNS);
+  const insertDecisions = decisionRowsInsert(db);
   const insertDeliveries = multiRowInsert(db, 'webhook_deliveries', DELIVERY_COLUMNS);
   /** Per write: false when its key could not be taken (takeKeyQuery's rule), true otherwise. */
   const takeKeysOf = async (trx: Transaction<DB>, writes: DecisionWrite[]): Promise<boolean[]> => {

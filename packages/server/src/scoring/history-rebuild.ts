@@ -90,32 +90,7 @@ function rebuildPage(
   before: { at: number; id: string } | null,
   limit: number,
 ) {
-  let query = ctx.database.db
-    .selectFrom('decisions')
-    .select([
-      'id',
-      'account_id',
-      'ip_address',
-      'device_id',
-      'payment_hash',
-      'email',
-      'event_type',
-      'features',
-      'created_at',
-      'user_agent',
-      'order_amount',
-      'risk_score',
-      'signals',
-    ])
-    .where('site_id', '=', siteId)
-    .where('created_at', '>=', now - DAY);
-  if (before) {
-    const { at, id } = before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return ctx.services.decisions.history.counterPage(siteId, now - DAY, before, limit);
 }
 
 /** Count one page of decisions into hot state (`marks` carries what is set once per rebuild). */
@@ -194,20 +169,7 @@ async function applyPage(
 }
 
 async function rebuildDevices(ctx: AppContext, siteId: string, now: number): Promise<void> {
-  const rows = await ctx.database.db
-    .selectFrom('decisions')
-    .select((eb) => [
-      'device_id',
-      eb.fn.min<number>('created_at').as('first'),
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>(eb.case().when('risk_score', '>=', 60).then(1).else(0).end()).as('bad'),
-    ])
-    .where('site_id', '=', siteId)
-    .where('device_id', '!=', '')
-    .where('created_at', '>=', now - DEVICE_WINDOW)
-    .groupBy('device_id')
-    .limit(REBUILD_LIMIT)
-    .execute();
+  const rows = await ctx.services.decisions.history.deviceTotals(siteId, now - DEVICE_WINDOW, REBUILD_LIMIT);
   const h = ctx.hotState;
   await Promise.all(
     rows.flatMap((r) => [

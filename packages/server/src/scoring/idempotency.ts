@@ -1,9 +1,8 @@
-import { type Kysely, type OnConflictBuilder, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { deleteKeysBefore, recordedKeyState } from '../decisions/key-queries.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
-import { deleteExpiredRows } from '../storage/expired-rows.ts';
-import { precompiled } from '../storage/precompiled.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
 import { canonicalBodyHash } from './canonical-json.mjs';
@@ -19,6 +18,8 @@ import { canonicalBodyHash } from './canonical-json.mjs';
  * - The row's insert only takes a key that is free (none, or older than 24 h). If it was taken
  *   meanwhile (the lock expired, or processes that share no hot state), the decision is not
  *   recorded and the request answers as a latecomer: one key, one decision, whatever happens.
+ * The insert and the lookup read the key's decision, so they live with the decision log
+ * (decisions/key-queries.ts).
  */
 export type IdempotencyRoute = 'collect' | 'verify';
 
@@ -82,16 +83,6 @@ function sameBody(recorded: string, body: BodyHash): boolean {
   return !recorded.startsWith(DIGEST_PREFIX) && recorded === body.older();
 }
 
-const keyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
-  db
-    .selectFrom('idempotency_keys as k')
-    .leftJoin('decisions as d', 'd.id', 'k.decision_id')
-    .select(['k.body_hash', 'k.created_at', 'd.response'])
-    .where('k.site_id', '=', arg('siteId'))
-    .where('k.route', '=', arg('route'))
-    .where('k.key', '=', arg('key')),
-);
-
 export const idempotencyInProgress = () =>
   new ApiError(
     'idempotency_in_progress',
@@ -110,7 +101,7 @@ export async function recordedKey(
   body: BodyHash,
   now: number,
 ): Promise<Extract<IdempotencyOutcome, { kind: 'replay' }> | undefined> {
-  const [row] = (await keyState(db, scope)).rows;
+  const [row] = (await recordedKeyState(db, scope)).rows;
   if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
     return undefined;
   if (!sameBody(row.body_hash, body)) throw conflict();
@@ -172,55 +163,6 @@ export function idempotencyLockKey(scope: IdempotencyScope): string {
   return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
 }
 
-/**
- * The key row's insert, run in the decision's transaction: takes a free key only (none yet, past
- * 24 h, or left without its decision by an older version). No row changed ⇒ the key is taken.
- */
-export function takeKeyQuery(db: Kysely<DB>, row: IdempotencyKeysTable, freeBefore: number) {
-  return db
-    .insertInto('idempotency_keys')
-    .values(row)
-    .onConflict((oc) => takeFreeKey(oc, freeBefore));
-}
-
-/**
- * PostgreSQL: `takeKeyQuery` for several keys at once (no two the same: one statement cannot
- * update a row twice), each row free before its own `created_at` less 24 h as `keyFreeBefore` says.
- * Returns the decision ids of the keys taken.
- */
-export function takeKeysQuery(db: Kysely<DB>, rows: readonly IdempotencyKeysTable[]) {
-  return db
-    .insertInto('idempotency_keys')
-    .values(rows as IdempotencyKeysTable[])
-    .onConflict((oc) =>
-      takeFreeKey(oc, sql<number>`${sql.ref('excluded.created_at')} - ${sql.lit(IDEMPOTENCY_RETENTION_MS)}`),
-    )
-    .returning('idempotency_keys.decision_id');
-}
-
-function takeFreeKey(oc: OnConflictBuilder<DB, 'idempotency_keys'>, freeBefore: number | RawBuilder<number>) {
-  return oc
-    .columns(['site_id', 'route', 'key'])
-    .doUpdateSet((eb) => ({
-      body_hash: eb.ref('excluded.body_hash'),
-      decision_id: eb.ref('excluded.decision_id'),
-      created_at: eb.ref('excluded.created_at'),
-    }))
-    .where((eb) =>
-      eb.or([
-        eb('idempotency_keys.created_at', '<', freeBefore),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('decisions')
-              .select('decisions.id')
-              .whereRef('decisions.id', '=', 'idempotency_keys.decision_id'),
-          ),
-        ),
-      ]),
-    );
-}
-
 /** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
 export function keyFreeBefore(now: number): number {
   return now - IDEMPOTENCY_RETENTION_MS;
@@ -228,9 +170,5 @@ export function keyFreeBefore(now: number): number {
 
 /** Forget keys past the 24 h retention. */
 export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
-  return deleteExpiredRows(
-    db,
-    { table: 'idempotency_keys', column: 'created_at' },
-    now - IDEMPOTENCY_RETENTION_MS,
-  );
+  return deleteKeysBefore(db, now - IDEMPOTENCY_RETENTION_MS);
 }

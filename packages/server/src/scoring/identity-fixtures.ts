@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { insertDecisionRows } from '../decisions/decision-insert.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import type { IdentityEvent } from './identity-graph.ts';
@@ -40,7 +41,7 @@ export async function insertIdentityRows(
       labeled_at: null,
       created_at: e.at,
     }));
-    await database.db.insertInto('decisions').values(rows).execute();
+    await insertDecisionRows(database.db, rows);
   }
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { type Config, MEMORY_SHARES } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { HistoryDecisions } from '../decisions/history-queries.ts';
 import type { IdentitySummary } from './engine-types.ts';
 import { type IdentityEvent, IdentityGraph, type Member } from './identity-graph.ts';
 
@@ -94,6 +94,8 @@ export class IdentityClusters implements IdentityService {
   private readonly poll: boolean;
   private readonly chunkRows: number;
   private readonly loadRowsMax: number;
+  /** The decision log's queries this graph loads and polls with (over the context's database). */
+  private readonly decisions: HistoryDecisions;
 
   constructor(
     private readonly ctx: Omit<AppContext, 'services'>,
@@ -104,6 +106,7 @@ export class IdentityClusters implements IdentityService {
     this.poll = options.poll ?? ctx.database.dialect === 'postgres';
     this.chunkRows = options.chunkRows ?? CHUNK_ROWS;
     this.loadRowsMax = Math.max(this.chunkRows, Math.floor(budget / BYTES_PER_LOADED_ROW));
+    this.decisions = new HistoryDecisions(ctx.database);
   }
 
   /** Add this event's links and answer the account's cluster. */
@@ -190,25 +193,14 @@ export class IdentityClusters implements IdentityService {
   }
 
   private async loadStart(siteId: string, since: number): Promise<Cursor> {
-    const db = this.ctx.database.db;
     let before: Cursor | null = null;
     let skipped = 0;
     const step = this.chunkRows * 10;
     while (skipped < this.loadRowsMax) {
-      const q = db
-        .selectFrom('decisions')
-        .select(['created_at', 'id'])
-        .where('site_id', '=', siteId)
-        .where('created_at', '>=', since);
-      const row = await (before ? q.where(sql<boolean>`(created_at, id) < (${before.at}, ${before.id})`) : q)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(1)
-        .offset(step - 1)
-        .executeTakeFirst();
+      const row = await this.decisions.stepBack(siteId, since, before, step);
       this.load.queries++;
       if (!row) return { at: since, id: '' };
-      before = { at: Number(row.created_at), id: row.id };
+      before = row;
       skipped += step;
       await yieldToLoop();
     }
@@ -218,18 +210,9 @@ export class IdentityClusters implements IdentityService {
 
   /** Observe every row after `from`, chunk by chunk, moving the site's cursor along. */
   private async readSince(siteId: string, state: SiteState, from: Cursor): Promise<void> {
-    const db = this.ctx.database.db;
     let after = from;
     for (;;) {
-      const rows = await db
-        .selectFrom('decisions')
-        .select(['id', 'account_id', 'device_id', 'payment_hash', 'ip_address', 'created_at'])
-        .where('site_id', '=', siteId)
-        .where(sql<boolean>`(created_at, id) > (${after.at}, ${after.id})`)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(this.chunkRows)
-        .execute();
+      const rows = await this.decisions.identityRowsAfter(siteId, after, this.chunkRows);
       this.load.queries++;
       this.load.rows += rows.length;
       if (rows.length > this.load.largestChunk) this.load.largestChunk = rows.length;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import { insertDecisionRows } from '../decisions/decision-insert.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
 /**
@@ -59,6 +60,6 @@ export async function insertDecisions(
       rule_input: r.rule_input ?? null,
     };
   });
-  for (const row of written) await ctx.database.db.insertInto('decisions').values(row).execute();
+  for (const row of written) await insertDecisionRows(ctx.database.db, [row]);
   return written;
 }

@@ -1,6 +1,7 @@
 import type { WebhookConfiguration, WebhookDeliveryRecord } from '@warden/protocol';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { decisionById, latestDecisionOfSite } from '../decisions/transaction-queries.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
@@ -109,22 +110,11 @@ export interface QueuedDelivery {
   decisionId: string;
 }
 
-async function decisionById(db: Executor, decisionId: string) {
-  return db.selectFrom('decisions').selectAll().where('id', '=', decisionId).executeTakeFirst();
-}
-
 /** Test route: a new delivery wrapping the site's latest recorded decision (409 when impossible). */
 export async function queueTestDelivery(ctx: AppContext, siteId: string): Promise<QueuedDelivery> {
   return ctx.database.db.transaction().execute(async (trx) => {
     await requireEnabled(trx, siteId);
-    const latest = await trx
-      .selectFrom('decisions')
-      .selectAll()
-      .where('site_id', '=', siteId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const latest = await latestDecisionOfSite(trx, siteId);
     if (!latest) throw new ApiError('conflict', 'The site has no recorded decision to send yet.');
     return {
       deliveryId: await insertDelivery(trx, latest, ctx.now(), ctx.services.outbox),

@@ -96,36 +96,20 @@ interface Membership {
  */
 export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
   const identity = ctx.services.identity;
-  const db = ctx.database.db;
+  const decisions = ctx.services.decisions.clusters;
 
   /** The id's cluster from the recorded decisions alone (accounts scored under it). */
   async function recorded(siteId: string, id: string): Promise<Membership> {
-    const rows = await db
-      .selectFrom('decisions')
-      .select((eb) => ['account_id', eb.fn.max('created_at').as('last')])
-      .where('site_id', '=', siteId)
-      .where('cluster_id', '=', id)
-      .groupBy('account_id')
-      .orderBy('last', 'desc')
-      .limit(CLUSTER_LIST_LIMIT + 1)
-      .execute();
-    const latest = await db
-      .selectFrom('decisions')
-      .select('response')
-      .where('site_id', '=', siteId)
-      .where('cluster_id', '=', id)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const summary = latest
-      ? (JSON.parse(latest.response) as { identity?: IdentitySummary }).identity
-      : undefined;
+    const accounts = await decisions.recordedAccounts(siteId, id, CLUSTER_LIST_LIMIT + 1);
+    const latest = await decisions.latestResponse(siteId, id);
+    const summary =
+      latest === undefined ? undefined : (JSON.parse(latest) as { identity?: IdentitySummary }).identity;
     return {
       id,
-      accounts: rows.map((r) => r.account_id),
+      accounts,
       summary: summary ?? {
         cluster_id: id,
-        linked_accounts: rows.length - 1,
+        linked_accounts: accounts.length - 1,
         shared_devices: 0,
         shared_ips: 0,
         shared_payments: 0,
@@ -147,21 +131,15 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const id = request.params.id;
-      const found = await db
-        .selectFrom('decisions')
-        .select('site_id')
-        .where('cluster_id', '=', id)
-        .limit(1)
-        .executeTakeFirst();
-      if (!found) throw new ApiError('not_found', 'Cluster not found.');
-      const access = await requireSite(ctx, principalOf(request), found.site_id, 'read');
+      const siteId = await decisions.siteOf(id);
+      if (siteId === undefined) throw new ApiError('not_found', 'Cluster not found.');
+      const access = await requireSite(ctx, principalOf(request), siteId, 'read');
       requirePlan(access, 'identity');
-      const siteId = found.site_id;
-      const seeds = await clusterSeeds(db, siteId, id);
+      const seeds = await clusterSeeds(decisions, siteId, id);
       const membership: Membership =
         (await identity.clusterOf(siteId, seeds, CLUSTER_LIST_LIMIT + 1)) ?? (await recorded(siteId, id));
       const listed = membership.accounts.slice(0, CLUSTER_LIST_LIMIT);
-      const detail = await clusterDetail(db, siteId, listed, ctx.now() - CLUSTER_WINDOW_MS);
+      const detail = await clusterDetail(decisions, siteId, listed, ctx.now() - CLUSTER_WINDOW_MS);
       const cut = (l: string[]) => l.slice(0, CLUSTER_LIST_LIMIT);
       const seen = detail.members.filter((m) => m.decisions > 0);
       const iso = (ms: number) => new Date(ms).toISOString();

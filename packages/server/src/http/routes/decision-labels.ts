@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
-import type { Kysely } from 'kysely';
 import { actorOf, audited } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
+import { labelDecisions } from '../../decisions/transaction-queries.ts';
 import { ApiError } from '../../errors.ts';
-import type { DB } from '../../storage/db.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
@@ -37,33 +36,6 @@ const BulkLabelResult = Type.Object({
   /** How many of them had no label or another one before. */
   changed: Type.Integer(),
 });
-
-interface LabelTarget {
-  id: string;
-  site_id: string;
-  label: string | null;
-}
-
-/** The decisions' sites and current labels (the `decisions` SQL of bulk labelling). */
-export async function readLabelTargets(db: Kysely<DB>, ids: readonly string[]): Promise<LabelTarget[]> {
-  return db.selectFrom('decisions').select(['id', 'site_id', 'label']).where('id', 'in', ids).execute();
-}
-
-/** Set one label on decisions of one site (the caller runs it in a transaction). */
-export async function writeLabels(
-  db: Kysely<DB>,
-  siteId: string,
-  ids: readonly string[],
-  label: string,
-  at: number,
-): Promise<void> {
-  await db
-    .updateTable('decisions')
-    .set({ label, labeled_at: at })
-    .where('site_id', '=', siteId)
-    .where('id', 'in', ids)
-    .execute();
-}
 
 /** The body's ids when they have the right shape, so that access can be checked before the rest. */
 function idsOf(body: unknown): string[] | null {
@@ -100,7 +72,7 @@ export async function decisionLabelRoutes(app: App, ctx: AppContext): Promise<vo
       const ids = idsOf(request.body);
       if (!ids) assertValid(request);
       const wanted = ids as string[];
-      const rows = await readLabelTargets(ctx.database.db, wanted);
+      const rows = await ctx.services.decisions.labelTargets(wanted);
       const found = new Set(rows.map((r) => r.id));
       const missing = wanted.flatMap((id, i) =>
         found.has(id) ? [] : [{ path: `body.decisionIds.${i}`, message: 'no such decision' }],
@@ -136,7 +108,7 @@ export async function decisionLabelRoutes(app: App, ctx: AppContext): Promise<vo
       await audited(
         ctx,
         await actorOf(ctx, principal),
-        (tx) => writeLabels(tx.database.db, site.id, wanted, label, at),
+        (tx) => labelDecisions(tx.database.db, site.id, wanted, label, at),
         () => ({
           workspaceId: site.workspace_id,
           siteId: site.id,

@@ -87,7 +87,12 @@ async function withClusterMembers<F extends DecisionFilters>(
   filters: F,
 ): Promise<F> {
   if (!filters.clusterId) return filters;
-  const accounts = await currentClusterAccounts(ctx.database.db, identity, filters.siteId, filters.clusterId);
+  const accounts = await currentClusterAccounts(
+    ctx.services.decisions.clusters,
+    identity,
+    filters.siteId,
+    filters.clusterId,
+  );
   return { ...filters, clusterAccounts: accounts };
 }
 

@@ -45,7 +45,7 @@ export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
       // A cluster counts the decisions the list shows for it: also its current members' ones.
       const members =
         kind === 'clusterId'
-          ? await currentClusterAccounts(ctx.database.db, identity, site, value)
+          ? await currentClusterAccounts(ctx.services.decisions.clusters, identity, site, value)
           : undefined;
       return ok(await entitySummary(ctx, site, kind, value, members));
     },

@@ -16,14 +16,9 @@ const security = [{ bearer: [] }];
 const DAY = 24 * 3600 * 1000;
 const MAX_HITS_WINDOW = 90 * DAY;
 
-/** The stored decision `id` of `siteId` (SQL of the `decisions` table), or 404. */
+/** The stored decision `id` of `siteId`, or 404. */
 async function decisionOfSite(ctx: AppContext, siteId: string, id: string) {
-  const row = await ctx.database.db
-    .selectFrom('decisions')
-    .select(['id', 'created_at', 'event_type'])
-    .where('id', '=', id)
-    .where('site_id', '=', siteId)
-    .executeTakeFirst();
+  const row = await ctx.services.decisions.rules.ofSite(siteId, id);
   if (!row) throw new ApiError('not_found', 'Decision not found.');
   return row;
 }

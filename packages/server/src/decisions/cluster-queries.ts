@@ -1,0 +1,148 @@
+import type { Database } from '../storage/db.ts';
+
+/** What the cluster page reads of the members' decisions (entities/cluster-links.ts). */
+export interface ClusterScanRow {
+  id: string;
+  account_id: string;
+  device_id: string;
+  ip_address: string;
+  payment_hash: string | null;
+  risk_score: number;
+  action: string;
+  classification: string;
+  label: string | null;
+  labeled_at: number | null;
+  created_at: number;
+}
+
+/** Decisions of each account, and its first and last ones (numbers as the driver returns them). */
+export interface AccountTotals {
+  account_id: string;
+  first: number | string;
+  last: number | string;
+  n: number | string;
+}
+
+/**
+ * The decision log's queries behind identity clusters (the cluster routes, the `clusterId` filter
+ * and entities/): which accounts and sites an id was recorded on, and what the members' decisions
+ * say. Reached as `ctx.services.decisions.clusters`.
+ */
+export class ClusterDecisions {
+  constructor(private readonly database: Database) {}
+
+  /** The site of a decision that carries `clusterId` (undefined: none does). */
+  async siteOf(clusterId: string): Promise<string | undefined> {
+    const found = await this.database.db
+      .selectFrom('decisions')
+      .select('site_id')
+      .where('cluster_id', '=', clusterId)
+      .limit(1)
+      .executeTakeFirst();
+    return found?.site_id;
+  }
+
+  /** Up to `limit` accounts whose decisions on the site carry `clusterId`. */
+  async seeds(siteId: string, clusterId: string, limit: number): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom('decisions')
+      .select('account_id')
+      .distinct()
+      .where('site_id', '=', siteId)
+      .where('cluster_id', '=', clusterId)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  /** Up to `limit` accounts scored under `clusterId`, most recently scored first. */
+  async recordedAccounts(siteId: string, clusterId: string, limit: number): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom('decisions')
+      .select((eb) => ['account_id', eb.fn.max('created_at').as('last')])
+      .where('site_id', '=', siteId)
+      .where('cluster_id', '=', clusterId)
+      .groupBy('account_id')
+      .orderBy('last', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  /** The recorded answer (Decision JSON) of the latest decision under `clusterId`. */
+  async latestResponse(siteId: string, clusterId: string): Promise<string | undefined> {
+    const latest = await this.database.db
+      .selectFrom('decisions')
+      .select('response')
+      .where('site_id', '=', siteId)
+      .where('cluster_id', '=', clusterId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return latest?.response;
+  }
+
+  /** Per-account totals over all recorded decisions of the accounts (any age). */
+  async accountTotals(siteId: string, accounts: readonly string[]): Promise<AccountTotals[]> {
+    if (accounts.length === 0) return [];
+    return this.database.db
+      .selectFrom('decisions')
+      .select((eb) => [
+        'account_id',
+        eb.fn.max('created_at').as('last'),
+        eb.fn.min('created_at').as('first'),
+        eb.fn.countAll<number | string>().as('n'),
+      ])
+      .where('site_id', '=', siteId)
+      .where('account_id', 'in', accounts)
+      .groupBy('account_id')
+      .execute();
+  }
+
+  /** The first `limit` accounts that used `ip` on the site, in order of first use. */
+  async firstUsersOfIp(siteId: string, ip: string, limit: number): Promise<string[]> {
+    const rows = await this.database.db
+      .selectFrom('decisions')
+      .select((eb) => ['account_id', eb.fn.min('created_at').as('first')])
+      .where('site_id', '=', siteId)
+      .where('ip_address', '=', ip)
+      .groupBy('account_id')
+      .orderBy('first', 'asc')
+      .orderBy('account_id', 'asc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  /** Up to `limit` decisions of the accounts since `since`, newest first. */
+  async memberDecisions(
+    siteId: string,
+    accounts: readonly string[],
+    since: number,
+    limit: number,
+  ): Promise<ClusterScanRow[]> {
+    if (accounts.length === 0) return [];
+    return this.database.db
+      .selectFrom('decisions')
+      .select([
+        'id',
+        'account_id',
+        'device_id',
+        'ip_address',
+        'payment_hash',
+        'risk_score',
+        'action',
+        'classification',
+        'label',
+        'labeled_at',
+        'created_at',
+      ])
+      .where('site_id', '=', siteId)
+      .where('account_id', 'in', accounts)
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+}
