@@ -2,7 +2,7 @@
  * Scoring looks its site up by key on every request. On the embedded SQLite database that query
  * costs about 35 µs, mostly re-reading pages: SQLite drops a connection's page cache whenever
  * another connection wrote, and the decision writer thread commits every few milliseconds. On
- * PostgreSQL it is a round trip per request, about a third of scale mode's database CPU.
+ * PostgreSQL it is a round trip per request, most of scale mode's statements without this cache.
  *
  * So the lookups are remembered, for at most `SITE_KEY_CACHE_TTL_MS`. Every change to sites and
  * workspaces made in this process goes through workspace/sites.ts and workspace/workspaces.ts,
