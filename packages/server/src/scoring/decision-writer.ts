@@ -1,3 +1,4 @@
+import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
@@ -18,6 +19,8 @@ import { type BoundCommitter, type StatementRunner, WriterThread } from './write
 interface DecisionWrite {
   row: DecisionsTable;
   key?: IdempotencyKeysTable | undefined;
+  /** The array `row.signals` was serialised from, when the caller has it (webhook payload). */
+  signals?: readonly Signal[] | undefined;
 }
 
 /** Per write: true when recorded, false when its idempotency key was already taken (nothing written). */
@@ -79,10 +82,10 @@ export class DecisionWriter {
    * Resolves true once the decision, its outbox row and its key row are committed; false (nothing
    * written) when the idempotency key was taken by another decision meanwhile.
    */
-  write(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean> {
+  write(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
     if (this.remote) return this.remote(row, key);
     const done = new Promise<boolean>((resolve, reject) =>
-      this.queue.push({ write: { row, key }, resolve, reject }),
+      this.queue.push({ write: { row, key, signals }, resolve, reject }),
     );
     // The first write of a turn schedules the flush that takes every write queued until then.
     if (this.queue.length === 1) {
@@ -225,7 +228,7 @@ function commitStatements(database: Database) {
     const now = Date.now();
     // Per site of the batch: its webhook query's parameters, and whether the webhook is on now.
     const sites = new Map<string, { params: unknown[]; on: boolean }>();
-    return writes.map(({ row, key }) => {
+    return writes.map(({ row, key, signals }) => {
       const siteId = row.site_id;
       let site = sites.get(siteId);
       if (!site) {
@@ -243,7 +246,7 @@ function commitStatements(database: Database) {
         }),
         siteId,
         webhookActive: site.params,
-        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now)) : null,
+        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now, signals)) : null,
       };
     });
   };
@@ -294,7 +297,8 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
           : undefined;
         recorded.push(!taken || Number(taken.numInsertedOrUpdatedRows ?? 0) > 0);
       }
-      const rows = writes.filter((_, i) => recorded[i]).map((w) => w.row);
+      const kept = writes.filter((_, i) => recorded[i]);
+      const rows = kept.map((w) => w.row);
       if (rows.length > 0) {
         await trx
           .insertInto('decisions')
@@ -310,13 +314,13 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
       }
       const deliveries: WebhookDeliveriesTable[] = [];
       const active = new Map<string, boolean>();
-      for (const row of rows) {
+      for (const { row, signals } of kept) {
         let on = active.get(row.site_id);
         if (on === undefined) {
           on = await webhookIsActive(trx, row.site_id);
           active.set(row.site_id, on);
         }
-        if (on) deliveries.push(deliveryRow(row, now));
+        if (on) deliveries.push(deliveryRow(row, now, signals));
       }
       if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
       return { recorded, queued: deliveries.length };
