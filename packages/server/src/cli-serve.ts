@@ -15,7 +15,7 @@ import { seedDemoAfterListen, untilSignal } from './serve-steps.ts';
 export async function serve(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const config = loadConfig(process.env, args.settings);
-  const logger = createLogger(config, undefined, { buffered: true });
+  const logger = createLogger(config);
   const heapFlags = tuneHeap();
   if (heapFlags.length > 0) logger.debug({ flags: heapFlags }, 'garbage collector tuned');
   if (isClusterWorker()) return runWorker(config, logger);

@@ -21,23 +21,8 @@ export function logFormat(stdoutIsTty: boolean, env: Record<string, string | und
   return stdoutIsTty && !testRun ? 'pretty' : 'json';
 }
 
-/** JSON lines on stdout are written in chunks of at least this many bytes (`buffered`). */
-export const LOG_CHUNK_BYTES = 4096;
-/** …and at least this often, so that a quiet server's lines are not held back. */
-export const LOG_FLUSH_INTERVAL_MS = 1000;
-
-/**
- * The service logger: secrets redacted; to `destination` when given (tests capture lines so).
- * `buffered` (the server): JSON lines go to stdout in chunks of 4 KiB, flushed at least every
- * second and at exit, instead of one blocking write per line: at one access line per request the
- * writes were a large share of a decision's CPU (bench/verify.ts). Other commands write each line
- * at once.
- */
-export function createLogger(
-  config: Config,
-  destination?: DestinationStream,
-  { buffered = false }: { buffered?: boolean } = {},
-): Logger {
+/** The service logger: secrets redacted; to `destination` when given (tests capture lines so). */
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
   const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   if (destination) return pino(options, destination);
   if (logFormat(process.stdout.isTTY === true, process.env) === 'pretty') {
@@ -47,14 +32,7 @@ export function createLogger(
       pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
     );
   }
-  if (!buffered) return pino(options);
-  // Not sync: pino then flushes what is buffered when the process exits.
-  const stdout = pino.destination({ dest: 1, minLength: LOG_CHUNK_BYTES, sync: false });
-  setInterval(() => {
-    // Destroyed (stdout closed): nothing left to flush (flush would throw).
-    if (!(stdout as unknown as { destroyed: boolean }).destroyed) stdout.flush();
-  }, LOG_FLUSH_INTERVAL_MS).unref();
-  return pino(options, stdout);
+  return pino(options);
 }
 
 export { openConfiguredDatabase };
