@@ -1,3 +1,4 @@
+import type { Signal } from '@warden/protocol';
 import type { DecisionWriter, RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -54,9 +55,10 @@ export interface DecisionLog {
   /**
    * Record a decision with its outbox row and its idempotency key row in one transaction (group
    * commit, scoring/decision-writer.ts). False: the key was taken by another decision meanwhile,
-   * and nothing was written.
+   * and nothing was written. `signals`: the array `row.signals` was serialised from, when the
+   * caller has it (the webhook payload is built from it instead of parsing the column back).
    */
-  record(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean>;
+  record(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean>;
   /** The group-commit writer (its thread on a SQLite file), created on first use. */
   readonly writer: DecisionWriter;
   byId(id: string): Promise<DecisionsTable | undefined>;

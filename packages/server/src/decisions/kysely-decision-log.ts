@@ -1,3 +1,4 @@
+import type { Signal } from '@warden/protocol';
 import { sql } from 'kysely';
 import { DecisionWriter, type RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
@@ -51,8 +52,8 @@ abstract class KyselyDecisionLog implements DecisionLog {
     return this.writerInstance;
   }
 
-  record(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean> {
-    return this.writer.write(row, key);
+  record(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
+    return this.writer.write(row, key, signals);
   }
 
   byId(id: string): Promise<DecisionsTable | undefined> {

@@ -1,3 +1,4 @@
+import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { decisionInsertTemplate, decisionRowsInsert } from '../decisions/decision-insert.ts';
 import { takeKeyQuery, takeKeysQuery } from '../decisions/key-queries.ts';
@@ -26,6 +27,8 @@ import { type BoundCommitter, type StatementRunner, WriterThread } from './write
 interface DecisionWrite {
   row: DecisionsTable;
   key?: IdempotencyKeysTable | undefined;
+  /** The array `row.signals` was serialised from, when the caller has it (webhook payload). */
+  signals?: readonly Signal[] | undefined;
 }
 
 /** Per write: true when recorded, false when its idempotency key was already taken (nothing written). */
@@ -87,10 +90,10 @@ export class DecisionWriter {
    * Resolves true once the decision, its outbox row and its key row are committed; false (nothing
    * written) when the idempotency key was taken by another decision meanwhile.
    */
-  write(row: DecisionsTable, key?: IdempotencyKeysTable): Promise<boolean> {
+  write(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
     if (this.remote) return this.remote(row, key);
     const done = new Promise<boolean>((resolve, reject) =>
-      this.queue.push({ write: { row, key }, resolve, reject }),
+      this.queue.push({ write: { row, key, signals }, resolve, reject }),
     );
     // The first write of a turn schedules the flush that takes every write queued until then.
     if (this.queue.length === 1) {
@@ -212,7 +215,7 @@ function commitStatements(database: Database) {
     const now = Date.now();
     // Per site of the batch: its webhook query's parameters, and whether the webhook is on now.
     const sites = new Map<string, { params: unknown[]; on: boolean }>();
-    return writes.map(({ row, key }) => {
+    return writes.map(({ row, key, signals }) => {
       const siteId = row.site_id;
       let site = sites.get(siteId);
       if (!site) {
@@ -230,7 +233,7 @@ function commitStatements(database: Database) {
         }),
         siteId,
         webhookActive: site.params,
-        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now)) : null,
+        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now, signals)) : null,
       };
     });
   };
@@ -313,7 +316,8 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
     db.transaction().execute(async (trx) => {
       const now = Date.now();
       const recorded = await takeKeysOf(trx, writes);
-      const rows = writes.filter((_, i) => recorded[i]).map((w) => w.row);
+      const kept = writes.filter((_, i) => recorded[i]);
+      const rows = kept.map((w) => w.row);
       if (rows.length === 0) return { recorded, queued: 0 };
       for (const statement of insertDecisions(rows)) await trx.executeQuery(statement);
       const siteIds = [...new Set(rows.map((r) => r.site_id))];
@@ -325,7 +329,9 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
           })
         ).rows.map((r) => r.site_id),
       );
-      const deliveries = rows.filter((r) => active.has(r.site_id)).map((r) => deliveryRow(r, now));
+      const deliveries = kept
+        .filter((w) => active.has(w.row.site_id))
+        .map((w) => deliveryRow(w.row, now, w.signals));
       for (const statement of insertDeliveries(deliveries)) await trx.executeQuery(statement);
       return { recorded, queued: deliveries.length };
     });

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Decision } from '@warden/protocol';
+import type { Decision, Signal } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
@@ -130,8 +130,9 @@ export function recordDecision(
   decisions: DecisionLog,
   row: DecisionsTable,
   key?: IdempotencyKeysTable,
+  signals?: readonly Signal[],
 ): Promise<boolean> {
-  return decisions.record(row, key);
+  return decisions.record(row, key, signals);
 }
 
 function replayed(response: string): ScoreEventResult {
@@ -213,8 +214,8 @@ async function scoreAndWrite(
   const result = await engine.score(scoringInput);
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
-  if (!(await recordDecision(ctx.services.decisions, decisionRow(scoringInput, result, decision), key)))
-    return null;
+  const row = decisionRow(scoringInput, result, decision);
+  if (!(await recordDecision(ctx.services.decisions, row, key, result.signals))) return null;
   countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
   if (engine.afterRecord) {
     try {

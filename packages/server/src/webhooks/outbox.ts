@@ -1,3 +1,4 @@
+import type { Signal } from '@warden/protocol';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../scoring/decision-id.ts';
 import type { DB } from '../storage/db.ts';
@@ -67,15 +68,20 @@ export async function webhookIsActive(db: Executor, siteId: string): Promise<boo
 /**
  * A new pending `decision.created` delivery of `decision`. Its id (the event's `id`) is a
  * time-ordered UUID like the decision's: new rows land at the right-hand end of the primary-key
- * index instead of on a random page of it (bench/writer.ts).
+ * index instead of on a random page of it (bench/writer.ts). `signalsInMemory`: the array the
+ * decision's `signals` column was serialised from, when the caller has it (not parsed again).
  */
-export function deliveryRow(decision: DecisionForPayload, nowMs: number): WebhookDeliveriesTable {
+export function deliveryRow(
+  decision: DecisionForPayload,
+  nowMs: number,
+  signalsInMemory?: readonly Signal[],
+): WebhookDeliveriesTable {
   const id = timeOrderedId(nowMs);
   return {
     id,
     site_id: decision.site_id,
     decision_id: decision.id,
-    payload: serializeDecisionCreated(id, nowMs, decisionCreatedData(decision)),
+    payload: serializeDecisionCreated(id, nowMs, decisionCreatedData(decision, signalsInMemory)),
     status: 'pending',
     attempts: 0,
     last_status_code: null,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DecisionCreatedData, DecisionCreatedEvent, SignalEvidence } from '@warden/protocol';
+import type { DecisionCreatedData, DecisionCreatedEvent, Signal, SignalEvidence } from '@warden/protocol';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
 /** The decision columns the payload is built from. */
@@ -36,8 +36,12 @@ interface StoredSignal {
   description: string;
 }
 
-function parseSignals(json: string): StoredSignal[] {
-  const parsed: unknown = JSON.parse(json);
+/**
+ * The well-formed signals of a decision: its stored `signals` JSON, or the very array that JSON was
+ * made from (the scoring path has it in memory: not parsed again). Either way the same entries.
+ */
+function storedSignals(signals: string | readonly unknown[]): StoredSignal[] {
+  const parsed: unknown = typeof signals === 'string' ? JSON.parse(signals) : signals;
   if (!Array.isArray(parsed)) return [];
   return parsed.flatMap((item: unknown) => {
     if (typeof item !== 'object' || item === null) return [];
@@ -54,9 +58,15 @@ function isAction(value: string): value is Action {
   return ACTIONS.includes(value);
 }
 
-/** `data` of a decision.created event, following SPEC §10 (payload rules). */
-export function decisionCreatedData(decision: DecisionForPayload): DecisionCreatedData {
-  const signals = parseSignals(decision.signals);
+/**
+ * `data` of a decision.created event, following SPEC §10 (payload rules). `signals`: the array the
+ * row's `signals` column was serialised from, when the caller still has it (saves parsing it back).
+ */
+export function decisionCreatedData(
+  decision: DecisionForPayload,
+  signalsInMemory?: readonly Signal[],
+): DecisionCreatedData {
+  const signals = storedSignals(signalsInMemory ?? decision.signals);
   const summed: Record<string, number> = {};
   const triggered: string[] = [];
   for (const signal of signals) {
