@@ -371,7 +371,7 @@ describe('pointer moved in jumps (mouse_sparse_updates)', () => {
     for (const steps of [
       { moving: 188, sparse: 8 },
       { moving: 382, sparse: 2 },
-      { moving: 60, sparse: 14 }, // a short page with a few dropped frames: under 15 steps
+      { moving: 60, sparse: 9 }, // a short page with a few hiccups: under 10 steps
       { moving: 400, sparse: 40 }, // a long one: 10 %
     ]) {
       const { rules } = evaluate(steps);

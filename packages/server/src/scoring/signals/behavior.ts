@@ -21,10 +21,10 @@ export const BEHAVIOR = {
    * `mouse_sparse_updates`: pointer moves that arrived as single events 40+ ms apart yet moved
    * 8+ px (`behavior.pointer_steps`), at least this many and this share of the moving intervals.
    * A mouse or trackpad reports every frame while it moves (DELBOT people: at most 2 per
-   * 4-trace session, 0.5 %; the replayed person in real chromium 6–8, ≤ 4 %); xdotool driving
-   * ghost-cursor's timed paths 33–71, 27–58 % (docs/signals.md).
+   * 4-trace session, 0.5 %; the replayed person in real chromium 0–16, ≤ 9 %); xdotool driving
+   * ghost-cursor's timed paths 14–71, 11–66 % (docs/signals.md).
    */
-  sparseSteps: 15,
+  sparseSteps: 10,
   sparseShare: 0.15,
   keyCv: 0.08,
   fastSubmitMs: 1500,
