@@ -77,6 +77,11 @@ export interface ProbeReport {
     latencyMedianMs: number | null;
   };
   timing: { firstInputMs: number | null; submitMs: number; userActivation: boolean | null };
+  /**
+   * The raw input, for offline analysis (`--json`): every pointermove [performance.now(), clientX,
+   * clientY, coalesced events, their time span ms, timeStamp], pointerdown [t, x, y] and pointerup [t], key [down t, hold ms] (the first 4,000 each).
+   */
+  trace?: { moves: number[][]; downs: number[][]; ups: number[]; keys: number[][] };
 }
 
 /** The browser-side source (plain ES2020, no imports), served as `/probe.js`. */
@@ -92,6 +97,11 @@ export const PROBE_JS = `(() => {
   const seen = () => { if (firstInput === null) firstInput = performance.now() - t0; };
   const moves = { count: 0, untrusted: 0, coalescedMulti: 0, zero: 0, offsets: new Set(), stamps: [], latency: [], withSourceCapabilities: 0 };
   const recentMoves = [];
+  const trace = { moves: [], downs: [], ups: [], keys: [] };
+  const r1 = (v) => Math.round(v * 10) / 10;
+  addEventListener('pointermove', (e) => { if (trace.moves.length < 4000) { const c = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : []; trace.moves.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), c.length, c.length > 1 ? r1(c[c.length - 1].timeStamp - c[0].timeStamp) : 0, r1(e.timeStamp)]); } }, true);
+  addEventListener('pointerdown', (e) => { if (trace.downs.length < 4000) trace.downs.push([r1(performance.now()), r1(e.clientX), r1(e.clientY)]); }, true);
+  addEventListener('pointerup', () => { if (trace.ups.length < 4000) trace.ups.push(r1(performance.now())); }, true);
   addEventListener('mousemove', (e) => {
     seen();
     moves.count++;
@@ -134,7 +144,7 @@ export const PROBE_JS = `(() => {
   addEventListener('keyup', (e) => {
     keys.keyup++;
     const d = keys.downs.get(e.code || e.key);
-    if (d !== undefined) { keys.dwell.push(e.timeStamp - d); keys.downs.delete(e.code || e.key); }
+    if (d !== undefined) { keys.dwell.push(e.timeStamp - d); keys.downs.delete(e.code || e.key); if (trace.keys.length < 4000) trace.keys.push([r1(d), r1(e.timeStamp - d)]); }
   }, true);
   addEventListener('input', (e) => {
     seen();
@@ -198,6 +208,7 @@ export const PROBE_JS = `(() => {
       keys: { keydown: keys.keydown, keyup: keys.keyup, untrusted: keys.untrusted, emptyCode: keys.emptyCode, inputTypes: keys.inputTypes,
         inputWithoutKey: keys.inputWithoutKey, dwellMedianMs: round(median(keys.dwell)), gapMedianMs: round(median(gaps)), latencyMedianMs: round(median(keys.latency)) },
       timing: { firstInputMs: round(firstInput), submitMs: round(submitMs), userActivation: navigator.userActivation ? navigator.userActivation.hasBeenActive : null },
+      trace,
     });
   }, true);
 })();

@@ -49,6 +49,22 @@ describe('eval recorder: form and input evidence', () => {
     }
   });
 
+  it("a person's moves (DELBOT strokes placed on the form): pointer_steps far under mouse_sparse_updates", () => {
+    let worstShare = 0;
+    let worstSparse = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const { rng, page: p } = page(seed);
+      const t = humanDesktopForm(p, rng, traces.human, { typing: [18, 11] });
+      const steps = p.rec.snapshot(t).pointer_steps;
+      expect(steps?.moving).toBeGreaterThan(10);
+      worstSparse = Math.max(worstSparse, steps?.sparse ?? 0);
+      worstShare = Math.max(worstShare, (steps?.sparse ?? 0) / (steps?.moving ?? 1));
+    }
+    // The signal needs 10 and 15 % (BEHAVIOR.sparseSteps, sparseShare); 300 pages: at most 2, 1.4 %.
+    expect(worstSparse).toBeLessThanOrEqual(3);
+    expect(worstShare).toBeLessThan(0.03);
+  });
+
   it('a password manager: autofilled fields, never "untyped"', () => {
     const { rng, page: p } = page(3);
     const t = humanDesktopForm(p, rng, traces.human, { typing: [0, 0], autofilled: true });

@@ -35,6 +35,28 @@ class Buffer<T> {
  */
 export type FieldEntry = 'typed' | 'pasted' | 'untyped' | 'autofilled';
 
+/** The SDK's PointerStepCounter: moves ≤ 200 ms apart are one movement; ≥ 40 ms and ≥ 8 px is a sparse step. */
+const MOVING_GAP_MS = 200;
+const SPARSE_GAP_MS = 40;
+const SPARSE_STEP_PX = 8;
+
+/**
+ * `behavior.pointer_steps` of raw pointermoves, each taken as one uncoalesced event (the model has
+ * no coalesced events: a person's traces count as the browser recorded them, dropped frames too).
+ */
+function pointerSteps(moves: readonly Sample[]): { moving: number; sparse: number } | undefined {
+  let moving = 0;
+  let sparse = 0;
+  for (let i = 1; i < moves.length; i++) {
+    const gap = moves[i]![0] - moves[i - 1]![0];
+    const moved = Math.hypot(moves[i]![1] - moves[i - 1]![1], moves[i]![2] - moves[i - 1]![2]);
+    if (gap > MOVING_GAP_MS || gap < 0 || moved === 0) continue;
+    moving++;
+    if (gap >= SPARSE_GAP_MS && moved >= SPARSE_STEP_PX) sparse++;
+  }
+  return moving > 0 ? { moving, sparse } : undefined;
+}
+
 /** Presses released sooner than this count as quick (the SDK's QUICK_PRESS_MS). */
 const QUICK_PRESS_MS = 15;
 
@@ -86,7 +108,9 @@ export class PageRecorder {
   snapshot(t: number): BehaviorEvidence {
     const by0 = <T extends readonly number[]>(a: T, b: T) => a[0]! - b[0]!;
     const mouse = new Buffer<[number, number, number]>(CAPACITY.mouse);
-    for (const [mt, x, y] of [...this.moves].sort(by0)) {
+    const moves = [...this.moves].sort(by0);
+    const steps = pointerSteps(moves.filter((m) => m[0] <= t));
+    for (const [mt, x, y] of moves) {
       if (mt > t) break;
       const last = mouse.last;
       if (!last || mt - last[0] >= MOVE_INTERVAL_MS) mouse.push([r1(mt), r1(x), r1(y)]);
@@ -157,6 +181,7 @@ export class PageRecorder {
             },
           }
         : {}),
+      ...(steps ? { pointer_steps: steps } : {}),
       mouse: mouse.items,
       click_samples: clicks.items,
       key_samples: keys.items,

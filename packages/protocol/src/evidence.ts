@@ -251,6 +251,20 @@ export const PointerFrameEvidence = Type.Object(
   tolerant,
 );
 
+/**
+ * How the pointer's position updates arrived while it moved (trusted mouse/pen pointermoves, event
+ * timestamps): `moving` intervals at most 200 ms apart that moved the pointer, and of those the
+ * `sparse` ones, 40 ms or longer and 8 px or more in a single event (no coalesced events). Sent
+ * only where `getCoalescedEvents` exists and the clock is fine (a few ms).
+ */
+export const PointerStepsEvidence = Type.Object(
+  {
+    moving: opt(Count),
+    sparse: opt(Count),
+  },
+  tolerant,
+);
+
 /** Interaction metrics and bounded samples (at most 2,048 values in all arrays together). */
 export const BehaviorEvidence = Type.Object(
   {
@@ -275,6 +289,7 @@ export const BehaviorEvidence = Type.Object(
     form: opt(FormInputEvidence),
     presses: opt(PressEvidence),
     pointer_frame: opt(PointerFrameEvidence),
+    pointer_steps: opt(PointerStepsEvidence),
     /** Mouse samples [t, x, y] in CSS pixels, t in ms since load. */
     mouse: opt(Type.Array(Point, { maxItems: SAMPLES })),
     /** Clicks [t, x, y, button]. */

@@ -19,7 +19,7 @@ function pointing(e: PointerEvent): boolean {
  * The smallest step of `performance.now()` seen within a bounded spin, or null when it did not move
  * (a clock coarsened to tens of ms, e.g. Firefox's resistFingerprinting, cannot time a press).
  */
-function clockStep(): number | null {
+export function clockStep(): number | null {
   const start = performance.now();
   for (let i = 0; i < 20_000; i++) {
     const t = performance.now();

@@ -2,6 +2,7 @@ import type { BehaviorEvidence } from '../types.ts';
 import { CAPACITY, SampleBuffer } from './buffer.ts';
 import { centredOnTarget, FieldTracker } from './fields.ts';
 import { PointerFrameProbe, PressTimer } from './press.ts';
+import { PointerStepCounter } from './steps.ts';
 
 type Point = [number, number, number];
 type Click = [number, number, number, number];
@@ -38,6 +39,7 @@ export class BehaviorRecorder {
   private readonly fields = new FieldTracker();
   private readonly presses = new PressTimer();
   private readonly frame = new PointerFrameProbe();
+  private readonly steps = new PointerStepCounter();
   private firstInput: number | undefined;
   private centred = 0;
   private activeMs = 0;
@@ -62,6 +64,7 @@ export class BehaviorRecorder {
     on(document, 'pointermove', (e) => {
       this.counts.moves++;
       this.frame.observe(e);
+      this.steps.observe(e);
       const t = now();
       input(t);
       const last = this.mouse.last;
@@ -160,6 +163,7 @@ export class BehaviorRecorder {
       form: this.fields.summary(),
       ...optional('presses', this.presses.summary()),
       ...optional('pointer_frame', this.frame.summary()),
+      ...optional('pointer_steps', this.steps.summary()),
       mouse: this.mouse.items.slice(),
       click_samples: this.clicks.items.slice(),
       key_samples: this.keys.items.slice(),

@@ -7,8 +7,10 @@ import {
   INPUT_METRIC_THRESHOLDS,
   keyRhythmSpread,
   type PointerFrame,
+  type PointerSteps,
   type Presses,
   pointerFrame,
+  pointerSteps,
   presses,
 } from './input-metrics.ts';
 import {
@@ -96,6 +98,8 @@ export interface BehaviorMetrics {
   presses: Presses | null;
   /** Event screen offset beside the window's chrome size (`behavior.pointer_frame`), null when not sent. */
   pointer_frame: PointerFrame | null;
+  /** How the pointer's position updates arrived while moving (`behavior.pointer_steps`), null when not sent. */
+  pointer_steps: PointerSteps | null;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -156,6 +160,7 @@ const EMPTY: BehaviorMetrics = {
   form: null,
   presses: null,
   pointer_frame: null,
+  pointer_steps: null,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -241,5 +246,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     form: formInput(evidence.form),
     presses: presses(evidence.presses),
     pointer_frame: pointerFrame(evidence.pointer_frame),
+    pointer_steps: pointerSteps(evidence.pointer_steps),
   };
 }

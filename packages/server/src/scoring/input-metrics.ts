@@ -176,6 +176,21 @@ export function presses(value: unknown): Presses | null {
   };
 }
 
+export interface PointerSteps {
+  /** Intervals between trusted mouse/pen pointermoves ≤ 200 ms apart that moved the pointer. */
+  moving: number;
+  /** Of those, ≥ 40 ms and ≥ 8 px in a single event (no coalesced reports): position set, then a sleep. */
+  sparse: number;
+}
+
+/** `behavior.pointer_steps` as sent by the SDK (null when absent: older SDKs, no getCoalescedEvents, a coarse clock). */
+export function pointerSteps(value: unknown): PointerSteps | null {
+  if (!isRecord(value)) return null;
+  const moving = count(value, 'moving');
+  if (moving === 0) return null;
+  return { moving, sparse: Math.min(moving, count(value, 'sparse')) };
+}
+
 export interface PointerFrame {
   samples: number;
   /** Median event offset of the viewport from the window's corner (screen − client − window.screen). */

@@ -17,6 +17,15 @@ export const BEHAVIOR = {
    * loops send 10–50 within 16 ms.
    */
   burstMovesPerSample: 10,
+  /**
+   * `mouse_sparse_updates`: pointer moves that arrived as single events 40+ ms apart yet moved
+   * 8+ px (`behavior.pointer_steps`), at least this many and this share of the moving intervals.
+   * A mouse or trackpad reports every frame while it moves (DELBOT people: at most 2 per
+   * 4-trace session, 0.5 %; the replayed person in real chromium 0–16, ≤ 9 %); xdotool driving
+   * ghost-cursor's timed paths 14–71, 11–66 % (docs/signals.md).
+   */
+  sparseSteps: 10,
+  sparseShare: 0.15,
   keyCv: 0.08,
   fastSubmitMs: 1500,
   /** A form with text submitted this soon after the first pointer, key or touch input. */
@@ -26,6 +35,7 @@ export const BEHAVIOR = {
 };
 
 const BOT_TELLS = new Set([
+  'mouse_sparse_updates',
   'mouse_straight_path',
   'mouse_constant_speed',
   'mouse_synthetic_jitter',
@@ -58,6 +68,23 @@ const syntheticJitter: Check = (f) =>
 const smoothCurve: Check = (f) =>
   (f.behavior.smooth_strokes >= 2 || f.behavior.long_smooth_strokes >= 1) &&
   f.behavior.smooth_strokes * 2 >= f.behavior.curvature_strokes;
+
+/**
+ * The pointer moved in discrete jumps: many single (uncoalesced) pointer events 40+ ms apart that
+ * each moved it 8+ px, 15 % or more of the moving intervals. A program setting the position and
+ * sleeping; a person's device reports every frame. Soft (see `scriptedInput`): a remote desktop or
+ * a Bluetooth mouse on a long connection interval could update this rarely too.
+ */
+export function sparseUpdates(f: Features): boolean {
+  const s = f.behavior.pointer_steps;
+  return (
+    !f.ua_mobile &&
+    f.behavior.touches === 0 &&
+    s !== null &&
+    s.sparse >= BEHAVIOR.sparseSteps &&
+    s.sparse >= s.moving * BEHAVIOR.sparseShare
+  );
+}
 
 /** Move events that do not move. */
 const stationaryMoves: Check = (f) =>
@@ -103,7 +130,8 @@ function regularTiming(f: Features): 'mouse' | 'burst' | 'keys' | null {
 /**
  * Whether a form was driven by a script: no interaction at all, or any mechanical tell (scripted
  * mouse paths or timing, clicks without pointer approach, synthetic key dwell; not the soft
- * `click_instant_release`, which trackpad taps share). Used by families
+ * `click_instant_release`, which trackpad taps share, nor the soft `mouse_sparse_updates`, which
+ * a remote desktop can share). Used by families
  * that weigh what an event does by how it was done (card testing).
  */
 export function scriptedInput(f: Features): boolean {
@@ -154,6 +182,11 @@ export const behavior: SignalFamily = {
       score: 30,
       description:
         'Mouse path with injected jitter: direction reversals and sharp turns (human-emulation libraries).',
+    },
+    mouse_sparse_updates: {
+      score: 30,
+      description:
+        'The pointer moved in jumps: single pointer events 40 ms or more apart that each moved it 8 px or more (a program setting its position and sleeping), 15 % or more of its moves. A mouse or trackpad reports every frame; a remote desktop or a Bluetooth mouse on a slow link may not, so this is never enough for a block.',
     },
     mouse_stationary_moves: {
       score: 20,
@@ -222,6 +255,13 @@ export const behavior: SignalFamily = {
     if (stationaryMoves(f)) {
       out.push(emit(this, 'mouse_stationary_moves'));
     }
+    if (sparseUpdates(f) && b.pointer_steps) {
+      out.push(
+        emit(this, 'mouse_sparse_updates', {
+          description: `${b.pointer_steps.sparse} of ${b.pointer_steps.moving} pointer moves were single events 40 ms or more apart that jumped 8 px or more (a device reports every frame).`,
+        }),
+      );
+    }
     const timing = regularTiming(f);
     if (timing !== null) {
       out.push(
@@ -243,6 +283,8 @@ export const behavior: SignalFamily = {
       !scriptedInput(f) &&
       // Instant mouse releases earn no trust (a driver's clicks; at best a trackpad's taps).
       !instantRelease(f) &&
+      // Nor a pointer that moved in jumps (a position set and a sleep; at best a remote desktop).
+      !sparseUpdates(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
