@@ -1,6 +1,8 @@
 import type { IdentityService } from '../scoring/identity.ts';
+import type { SharedState } from '../scoring/shared-state.ts';
 import type { HotState } from '../state/hot-state.ts';
 import { isPromise } from '../state/hot-state.ts';
+import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import {
   type Channel,
@@ -16,6 +18,10 @@ import {
 /** What the primary owns for its workers. */
 export interface OwnedServices {
   hotState: HotState;
+  /** Answers a worker's `observe`: the primary's history counters, nonces, identity graph. */
+  shared?: SharedState | undefined;
+  /** A decision's outcome writes failed after its commit (the decision stays recorded). */
+  onWriteError?: (err: unknown) => void;
   /** The identity graph (embedded default; with PostgreSQL each worker keeps and polls its own). */
   identity?: IdentityService | undefined;
   /** The durable group commit (SQLite file; PostgreSQL takes each worker's commits directly). */
@@ -55,12 +61,33 @@ function run(services: OwnedServices, op: OwnerOp): unknown {
     case 'clusterOf':
       if (!services.identity) throw new Error('identity is not owned by the primary');
       return services.identity.clusterOf(op[1], op[2], op[3]);
+    case 'observe':
+      if (!services.shared) throw new Error('scoring state is not owned by the primary');
+      return services.shared.observe(op[1]);
     case 'commit':
-      if (!services.commit) throw new Error('commits are not owned by the primary');
-      return services.commit(op[1], op[2] ?? undefined);
+      return commitAndRemember(services, op[1], op[2] ?? undefined, op[3]);
     default:
       throw new Error(`unknown operation ${String((op as unknown[])[0])}`);
   }
+}
+
+/** Commit the decision; once it is recorded, apply its outcome's writes, then answer. */
+async function commitAndRemember(
+  services: OwnedServices,
+  row: DecisionsTable,
+  key: IdempotencyKeysTable | undefined,
+  writes: readonly HotStateWrite[] | undefined,
+): Promise<boolean> {
+  if (!services.commit) throw new Error('commits are not owned by the primary');
+  const recorded = await services.commit(row, key);
+  if (recorded && writes && writes.length > 0) {
+    try {
+      await applyWrites(services.hotState, writes);
+    } catch (err) {
+      services.onWriteError?.(err);
+    }
+  }
+  return recorded;
 }
 
 const failure = (index: number, err: unknown): OpOutcome => [

@@ -7,9 +7,16 @@
  * serialization, or over an in-process channel in tests.
  */
 import type { IdentityEvent } from '../scoring/identity-graph.ts';
+import type { StateQuery } from '../scoring/shared-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 
-/** One operation on what the primary owns: a hot-state call, an identity call or a decision commit. */
+/**
+ * One operation on what the primary owns: a hot-state call, an identity call, or one of the two
+ * coarse operations of a scored event: `observe` (its whole shared state in one query,
+ * scoring/shared-state.ts) and `commit` (the decision, then the hot-state writes of its outcome).
+ * A plain /verify or /collect is one `observe` and one `commit` (docs/architecture.md).
+ */
 export type OwnerOp =
   | ['hit', string, number, number]
   | ['count', string, number]
@@ -25,7 +32,8 @@ export type OwnerOp =
   | ['ping']
   | ['identity', string, IdentityEvent]
   | ['clusterOf', string, readonly string[], number]
-  | ['commit', DecisionsTable, IdempotencyKeysTable | null];
+  | ['observe', StateQuery]
+  | ['commit', DecisionsTable, IdempotencyKeysTable | null, readonly HotStateWrite[]];
 
 export const REQUEST = 'warden.owner.req';
 export const RESPONSE = 'warden.owner.res';

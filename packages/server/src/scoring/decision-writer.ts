@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -120,8 +121,15 @@ export class DecisionWriter {
   }
 }
 
-/** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
-export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
+/**
+ * A decision committed by another process's writer (it answers as `DecisionWriter.write`), with
+ * the hot-state writes of its outcome applied there once it is recorded (scoring/record.ts).
+ */
+export type RemoteCommit = (
+  row: DecisionsTable,
+  key: IdempotencyKeysTable | undefined,
+  writes?: readonly HotStateWrite[],
+) => Promise<boolean>;
 
 /** Every column of a decision row, in one fixed order (the object type makes the list complete). */
 const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {

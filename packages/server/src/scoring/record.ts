@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
+import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
@@ -16,6 +17,7 @@ import {
   type OwnedKey,
   recordedKey,
 } from './idempotency.ts';
+import { admit, enforce, type ScoringRateLimit } from './rate-limit.ts';
 
 /**
  * One scoring event from validated request to durable decision: idempotency claim → engine →
@@ -32,11 +34,15 @@ export interface ScoreEventInput {
   /** Observed client IP and user agent (browser routes); ignored on server routes. */
   observedIp: string;
   observedUserAgent: string;
+  /** The request's rate limit, when the route leaves it to scoring (single-event routes). */
+  limit?: ScoringRateLimit;
 }
 
 export interface ScoreEventResult {
   replayed: boolean;
   decision: Decision;
+  /** The quota headers of `limit` (it let the request through). */
+  limitHeaders?: Record<string, string>;
 }
 
 /** A header from the request's `headers` map (names compared case-insensitively), if sent. */
@@ -134,6 +140,28 @@ export function recordDecision(
   return decisions.record(row, key);
 }
 
+/**
+ * Record the decision and, once it is durable, apply the hot-state writes of its outcome (failing
+ * those only logs). A `serve --workers` worker on the embedded default does both on the primary,
+ * in the one commit message (cluster/owner.ts).
+ */
+async function recordWithOutcome(
+  ctx: AppContext,
+  row: DecisionsTable,
+  key: IdempotencyKeysTable | undefined,
+  writes: readonly HotStateWrite[],
+): Promise<boolean> {
+  const onPrimary = ctx.worker?.commit;
+  if (onPrimary) return onPrimary(row, key, writes);
+  if (!(await recordDecision(ctx.services.decisions, row, key))) return false;
+  try {
+    await applyWrites(ctx.hotState, writes);
+  } catch (err) {
+    ctx.logger.warn({ err, decisionId: row.id }, 'decision outcome not remembered');
+  }
+  return true;
+}
+
 function replayed(response: string): ScoreEventResult {
   const recorded = JSON.parse(response) as Decision;
   return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
@@ -158,6 +186,22 @@ function countDecision(
 }
 
 export async function scoreAndRecord(
+  ctx: AppContext,
+  engine: ScoringEngine,
+  input: ScoreEventInput,
+): Promise<ScoreEventResult> {
+  const { limit } = input;
+  // The engine checks the rate limit with its first step on shared state (one message in a
+  // `serve --workers` worker); before claiming an idempotency key it is checked on its own.
+  if (limit && (input.body.idempotency_key !== undefined || !engine.checksLimit)) {
+    const limitHeaders = await enforce(ctx, limit);
+    const { limit: _checked, ...rest } = input;
+    return { ...(await scoreOnce(ctx, engine, rest)), limitHeaders };
+  }
+  return scoreOnce(ctx, engine, input);
+}
+
+async function scoreOnce(
   ctx: AppContext,
   engine: ScoringEngine,
   input: ScoreEventInput,
@@ -209,19 +253,23 @@ async function scoreAndWrite(
     decisionId,
     now,
   };
+  if (input.limit) scoringInput.limit = input.limit;
   const started = performance.now();
   const result = await engine.score(scoringInput);
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
-  if (!(await recordDecision(ctx.services.decisions, decisionRow(scoringInput, result, decision), key)))
-    return null;
+  const row = decisionRow(scoringInput, result, decision);
+  const writes = engine.outcome?.(scoringInput, result) ?? [];
+  if (!(await recordWithOutcome(ctx, row, key, writes))) return null;
   countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
-  if (engine.afterRecord) {
+  if (!engine.outcome && engine.afterRecord) {
     try {
       await engine.afterRecord(scoringInput, result);
     } catch (err) {
       ctx.logger.warn({ err, decisionId: scoringInput.decisionId }, 'engine afterRecord failed');
     }
   }
-  return { replayed: false, decision };
+  const scored: ScoreEventResult = { replayed: false, decision };
+  if (input.limit && result.admitted) scored.limitHeaders = admit(input.limit, result.admitted);
+  return scored;
 }

@@ -1,6 +1,7 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
+import { scoringRateLimit } from '../../scoring/rate-limit.ts';
 import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
@@ -42,17 +43,24 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         body: VerificationRequest,
         response: { 200: Envelope(Decision), 201: Envelope(Decision) },
       },
-      ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader]),
+      // An engine that checks the rate limit does so with the event's shared state (one message
+      // to the primary in a `serve --workers` worker): the limit is still the last check.
+      ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader], {
+        rateLimit: !engine.checksLimit,
+      }),
     },
     async (request, reply) => {
+      const site = scoringSiteOf(request);
       const result = await scoreAndRecord(ctx, engine, {
-        site: scoringSiteOf(request),
+        site,
         surface,
         route,
         body: request.body,
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
+        ...(engine.checksLimit ? { limit: scoringRateLimit(ctx, surface, site.site.id, request.ip) } : {}),
       });
+      if (result.limitHeaders) reply.headers(result.limitHeaders);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.replayed ? 200 : 201).send(ok(result.decision));
     },
