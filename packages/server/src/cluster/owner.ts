@@ -7,7 +7,7 @@ import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-sc
 import {
   type Channel,
   isMessage,
-  type OpOutcome,
+  type OpAnswer,
   type OwnerOp,
   type OwnerRequest,
   type OwnerResponse,
@@ -90,70 +90,59 @@ async function commitAndRemember(
   return recorded;
 }
 
-const failure = (index: number, err: unknown): OpOutcome => [
+const failure = (id: number, index: number, err: unknown): OpAnswer => [
+  id,
   index,
   0,
   err instanceof Error ? err.message : String(err),
 ];
 
 /**
- * Answer one request: the operations that finish at once (the in-process store answers
- * synchronously, its locks and rate limits within the same turn) in one response, each operation
- * that finishes later (a group commit) in its own.
+ * Run one request's operations; `reply` takes each answer: at once for an operation that finishes
+ * at once (the in-process store answers synchronously), when it settles for one that finishes later
+ * (a group commit, an identity update).
  */
-export function answer(
-  services: OwnedServices,
-  request: OwnerRequest,
-  reply: (r: OwnerResponse) => void,
-): void {
-  const done: OpOutcome[] = [];
-  let later = 0;
-  let sent = false;
+export function answer(services: OwnedServices, request: OwnerRequest, reply: (a: OpAnswer) => void): void {
+  const { id } = request;
   request.ops.forEach((op, index) => {
     let value: unknown;
     try {
       value = run(services, op);
     } catch (err) {
-      done.push(failure(index, err));
+      reply(failure(id, index, err));
       return;
     }
     if (!isPromise(value)) {
-      done.push([index, 1, value ?? null]);
+      reply([id, index, 1, value ?? null]);
       return;
     }
-    later++;
     value.then(
-      (v) => settled([index, 1, v ?? null]),
-      (err: unknown) => settled(failure(index, err)),
+      (v) => reply([id, index, 1, v ?? null]),
+      (err: unknown) => reply(failure(id, index, err)),
     );
-  });
-  function settled(outcome: OpOutcome): void {
-    later--;
-    if (sent) reply({ t: RESPONSE, id: request.id, done: [outcome] });
-    else done.push(outcome);
-  }
-  if (later === 0) {
-    sent = true;
-    reply({ t: RESPONSE, id: request.id, done });
-    return;
-  }
-  // Promises of the in-process store settle in this turn's microtasks: answer them together.
-  setImmediate(() => {
-    sent = true;
-    if (done.length > 0) reply({ t: RESPONSE, id: request.id, done });
   });
 }
 
-/** Serve one worker's requests on `channel`. */
+/**
+ * Serve one worker's requests on `channel`. The answers found in one turn of the event loop, of
+ * any of its requests, go back in one response (the decisions of one group commit, an observe
+ * that settles in this turn's microtasks together with the operations answered at once).
+ */
 export function serveOwner(services: OwnedServices, channel: Channel): void {
+  let done: OpAnswer[] = [];
+  const flush = () => {
+    const response: OwnerResponse = { t: RESPONSE, done };
+    done = [];
+    try {
+      channel.send(response);
+    } catch {
+      // The worker is gone: its requests die with it (nothing it had acknowledged is lost).
+    }
+  };
+  const reply = (a: OpAnswer) => {
+    if (done.push(a) === 1) setImmediate(flush);
+  };
   channel.onMessage((message) => {
-    if (!isMessage<OwnerRequest>(message, REQUEST)) return;
-    answer(services, message, (response) => {
-      try {
-        channel.send(response);
-      } catch {
-        // The worker is gone: its requests die with it (nothing it had acknowledged is lost).
-      }
-    });
+    if (isMessage<OwnerRequest>(message, REQUEST)) answer(services, message, reply);
   });
 }
