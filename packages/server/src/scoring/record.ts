@@ -17,7 +17,7 @@ import {
   type OwnedKey,
   recordedKey,
 } from './idempotency.ts';
-import { admit, enforce, type ScoringRateLimit } from './rate-limit.ts';
+import { admit, type ScoringRateLimit } from './rate-limit.ts';
 
 /**
  * One scoring event from validated request to durable decision: idempotency claim → engine →
@@ -34,7 +34,10 @@ export interface ScoreEventInput {
   /** Observed client IP and user agent (browser routes); ignored on server routes. */
   observedIp: string;
   observedUserAgent: string;
-  /** The request's rate limit, when the route leaves it to scoring (single-event routes). */
+  /**
+   * The request's rate limit, checked by the engine (`checksLimit`) with its first step on shared
+   * state: the single-event routes' when the request claims no idempotency key.
+   */
   limit?: ScoringRateLimit;
 }
 
@@ -186,22 +189,6 @@ function countDecision(
 }
 
 export async function scoreAndRecord(
-  ctx: AppContext,
-  engine: ScoringEngine,
-  input: ScoreEventInput,
-): Promise<ScoreEventResult> {
-  const { limit } = input;
-  // The engine checks the rate limit with its first step on shared state (one message in a
-  // `serve --workers` worker); before claiming an idempotency key it is checked on its own.
-  if (limit && (input.body.idempotency_key !== undefined || !engine.checksLimit)) {
-    const limitHeaders = await enforce(ctx, limit);
-    const { limit: _checked, ...rest } = input;
-    return { ...(await scoreOnce(ctx, engine, rest)), limitHeaders };
-  }
-  return scoreOnce(ctx, engine, input);
-}
-
-async function scoreOnce(
   ctx: AppContext,
   engine: ScoringEngine,
   input: ScoreEventInput,

@@ -1,7 +1,7 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
-import { scoringRateLimit } from '../../scoring/rate-limit.ts';
+import { enforce, scoringRateLimit } from '../../scoring/rate-limit.ts';
 import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
@@ -51,6 +51,12 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
     },
     async (request, reply) => {
       const site = scoringSiteOf(request);
+      let limit = engine.checksLimit ? scoringRateLimit(ctx, surface, site.site.id, request.ip) : undefined;
+      // An idempotency key is claimed before scoring: the limit is checked before it, on its own.
+      if (limit && request.body.idempotency_key !== undefined) {
+        reply.headers(await enforce(ctx, limit));
+        limit = undefined;
+      }
       const result = await scoreAndRecord(ctx, engine, {
         site,
         surface,
@@ -58,7 +64,7 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         body: request.body,
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
-        ...(engine.checksLimit ? { limit: scoringRateLimit(ctx, surface, site.site.id, request.ip) } : {}),
+        ...(limit ? { limit } : {}),
       });
       if (result.limitHeaders) reply.headers(result.limitHeaders);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
