@@ -46,8 +46,8 @@ export interface Config {
   seedDemo: boolean;
   nodeEnv: string;
   /**
-   * `serve`'s HTTP worker processes (WARDEN_WORKERS, default: the number of cores). 1: one process
-   * does everything; more: a primary owns the shared state and the workers share the port
+   * `serve`'s HTTP worker processes (WARDEN_WORKERS, default 1: see docs/configuration.md). 1: one
+   * process does everything; more: a primary owns the shared state and the workers share the port
    * (docs/architecture.md, "Using more cores").
    */
   workers: number;

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Readiness } from './readiness.ts';
 import type { RemoteCommit } from './scoring/decision-writer.ts';
 import type { IdentityService } from './scoring/identity.ts';
+import type { SharedState } from './scoring/shared-state.ts';
 import type { Services } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import type { Database } from './storage/db.ts';
@@ -26,7 +27,8 @@ export interface AppContext {
   /**
    * Set in a `serve --workers` worker (cluster/worker.ts): the primary runs the sweepers and, on
    * the embedded default, owns the identity graph this worker scores with and commits its decisions
-   * (`createServices` builds the decision log on `commit` and the engine on `identity`).
+   * (`createServices` builds the decision log on `commit` and the engine on `identity`); with the
+   * in-process hot state the engine observes through `sharedState` (one message per event).
    */
   worker?: WorkerLink;
   /** Every long-lived service of the process, built once by services.ts's `createServices`. */
@@ -37,4 +39,6 @@ export interface AppContext {
 export interface WorkerLink {
   identity: IdentityService | undefined;
   commit?: RemoteCommit | undefined;
+  /** The shared state scoring observes (the engine's; default: this process's, LocalSharedState). */
+  sharedState?: ((ctx: AppContext) => SharedState) | undefined;
 }

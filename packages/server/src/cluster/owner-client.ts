@@ -79,15 +79,13 @@ export class OwnerClient {
   }
 
   private settle(response: OwnerResponse): void {
-    const entry = this.pending.get(response.id);
-    if (!entry) return;
-    for (const [index, ok, value] of response.done) {
-      const waiter = entry.waiters[index];
-      if (!waiter) continue;
+    for (const [id, index, ok, value] of response.done) {
+      const entry = this.pending.get(id);
+      const waiter = entry?.waiters[index];
+      if (!entry || !waiter) continue;
       if (ok === 1) waiter.resolve(value as never);
       else waiter.reject(new Error(value as string));
-      entry.left--;
+      if (--entry.left <= 0) this.pending.delete(id);
     }
-    if (entry.left <= 0) this.pending.delete(response.id);
   }
 }

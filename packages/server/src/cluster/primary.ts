@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
+import { LocalSharedState } from '../scoring/shared-state.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
 import { READY, type ReadyMessage } from './protocol.ts';
@@ -44,11 +45,17 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   const embeddedStore = ctx.database.dialect === 'sqlite';
   const writer = embeddedStore ? ctx.services.decisions.writer : undefined;
   if (writer) track('decisionWriter', writer.ready());
+  // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
+  const identity = embeddedStore ? ctx.services.identity : undefined;
+  const shared = new LocalSharedState(ctx, identity);
+  // The workers' events are counted here: rebuild every site's counters before they score.
+  if (!config.redisUrl) track('velocityHistory', shared.prepare());
   const services: OwnedServices = {
     hotState: ctx.hotState,
-    // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
-    identity: embeddedStore ? ctx.services.identity : undefined,
+    shared,
+    identity,
     commit: writer ? (row, key) => writer.write(row, key) : undefined,
+    onWriteError: (err) => logger.warn({ err }, 'decision outcome not remembered'),
   };
   const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();

@@ -1,15 +1,22 @@
 /**
  * The messages between a `serve --workers N` worker and the primary that owns the shared state
  * (docs/architecture.md, "Using more cores"). A worker batches every operation it issues in one
- * turn of its event loop into one request; the primary answers the operations that finish at once
- * in one response and any that finish later (a group commit, a lock taken asynchronously) in one
- * response each. Messages go over Node's cluster IPC channel with the "advanced" (structured clone)
- * serialization, or over an in-process channel in tests.
+ * turn of its event loop into one request; the primary sends the answers it has in one turn of its
+ * own event loop (of one request or several: the operations that finish at once, the decisions of
+ * one group commit) in one response. Messages go over Node's cluster IPC channel with the
+ * "advanced" (structured clone) serialization, or over an in-process channel in tests.
  */
 import type { IdentityEvent } from '../scoring/identity-graph.ts';
+import type { StateQuery } from '../scoring/shared-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 
-/** One operation on what the primary owns: a hot-state call, an identity call or a decision commit. */
+/**
+ * One operation on what the primary owns: a hot-state call, an identity call, or one of the two
+ * coarse operations of a scored event: `observe` (its whole shared state in one query,
+ * scoring/shared-state.ts) and `commit` (the decision, then the hot-state writes of its outcome).
+ * A plain /verify or /collect is one `observe` and one `commit` (docs/architecture.md).
+ */
 export type OwnerOp =
   | ['hit', string, number, number]
   | ['count', string, number]
@@ -25,7 +32,8 @@ export type OwnerOp =
   | ['ping']
   | ['identity', string, IdentityEvent]
   | ['clusterOf', string, readonly string[], number]
-  | ['commit', DecisionsTable, IdempotencyKeysTable | null];
+  | ['observe', StateQuery]
+  | ['commit', DecisionsTable, IdempotencyKeysTable | null, readonly HotStateWrite[]];
 
 export const REQUEST = 'warden.owner.req';
 export const RESPONSE = 'warden.owner.res';
@@ -38,13 +46,16 @@ export interface OwnerRequest {
   ops: OwnerOp[];
 }
 
-/** An operation's outcome: [index in the request, 1 and its value | 0 and an error message]. */
-export type OpOutcome = [number, 1, unknown] | [number, 0, string];
+/**
+ * An operation's answer: [request id, index in the request, 1 and its value | 0 and an error
+ * message].
+ */
+export type OpAnswer = [number, number, 1, unknown] | [number, number, 0, string];
 
+/** The answers the primary found in one turn of its event loop, of any of the worker's requests. */
 export interface OwnerResponse {
   t: typeof RESPONSE;
-  id: number;
-  done: OpOutcome[];
+  done: OpAnswer[];
 }
 
 export interface ReadyMessage {

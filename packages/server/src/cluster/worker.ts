@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
@@ -8,6 +9,7 @@ import type { IdentityService } from '../scoring/identity.ts';
 import { untilSignal } from '../serve-steps.ts';
 import { IpcHotState } from './ipc-hot-state.ts';
 import { OwnerClient } from './owner-client.ts';
+import { OwnerSharedState } from './owner-shared-state.ts';
 import { WORKER_ENV } from './primary.ts';
 import { type Channel, isMessage, READY, type ReadyMessage } from './protocol.ts';
 
@@ -51,13 +53,20 @@ export async function runWorker(config: Config, logger: Logger): Promise<number>
   const since = Number(process.env[WORKER_ENV]);
   const embeddedStore = !config.databaseUrl;
   const hotState = config.redisUrl ? undefined : new IpcHotState(owner, Number.isFinite(since) ? since : 0);
-  // On the embedded default the primary owns the identity graph and commits every decision.
+  // With the in-process hot state an event's whole shared state is one `observe` on the primary.
+  const sharedState = hotState
+    ? (ctx: AppContext) => new OwnerSharedState(owner, embeddedStore ? undefined : ctx.services.identity)
+    : undefined;
+  // On the embedded default the primary owns the identity graph and commits every decision (and
+  // applies its outcome's hot-state writes in the same message).
   const worker = embeddedStore
     ? {
         identity: ownerIdentity(owner),
-        commit: ((row, key) => owner.call(['commit', row, key ?? null])) satisfies RemoteCommit,
+        commit: ((row, key, writes) =>
+          owner.call(['commit', row, key ?? null, writes ?? []])) satisfies RemoteCommit,
+        sharedState,
       }
-    : { identity: undefined };
+    : { identity: undefined, sharedState };
   const base = await createContext(config, logger, {
     migrate: false,
     worker,

@@ -1,5 +1,6 @@
 import type { HotState, MaybePromise } from '../state/hot-state.ts';
 import { isPromise } from '../state/hot-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { Signal } from './engine-types.ts';
 import { RECENT_RISK_MS } from './history-keys.ts';
 
@@ -54,19 +55,19 @@ export function readBrowserSession(
 }
 
 /**
- * After a browser decision is recorded: it becomes the session's latest, and its riskiest when its
- * evidence risk is at least the earlier riskiest's (`previous`, read when it was scored).
+ * What to write once a browser decision is recorded: it becomes the session's latest, and its
+ * riskiest when its evidence risk is at least the earlier riskiest's (`previous`, read when it
+ * was scored).
  * `signals` are its evidence signals (nothing carried). Best effort: two decisions of one token
  * recorded at the same instant may overwrite each other's `latest` (the riskiest is re-read on
  * the next decision).
  */
-export function rememberBrowserDecision(
-  h: HotState,
+export function browserSessionWrite(
   siteId: string,
   tokenId: string,
   decision: { id: string; risk: number; signals: readonly Signal[] },
   previous: BrowserSession | null,
-): MaybePromise<void> {
+): HotStateWrite {
   const riskiest =
     previous && previous.risk > decision.risk
       ? previous
@@ -85,7 +86,7 @@ export function rememberBrowserDecision(
             ]),
         };
   const value: BrowserSession = { ...riskiest, latest: decision.id };
-  return h.set(key(siteId, tokenId), JSON.stringify(value), RECENT_RISK_MS);
+  return ['set', key(siteId, tokenId), JSON.stringify(value), RECENT_RISK_MS];
 }
 
 /**

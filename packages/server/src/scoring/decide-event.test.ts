@@ -9,6 +9,7 @@ import { decide, type ObservedEvent } from './decide-event.ts';
 import { IdentityClusters } from './identity.ts';
 import { Observer } from './observe.ts';
 import { DEFAULT_FAMILIES, hardRules } from './ruleset.ts';
+import { LocalSharedState } from './shared-state.ts';
 import type { SignalFamily } from './signals/types.ts';
 import { FINGERPRINT, makeInput } from './test-fixtures.ts';
 
@@ -56,7 +57,7 @@ const rules = () => ({
 
 describe('decide (the pure engine)', () => {
   it('gives the same decision for the same input, without hot state, the clock, or changing its input', async () => {
-    const observer = new Observer(ctx, new IdentityClusters(ctx));
+    const observer = new Observer(new LocalSharedState(ctx, new IdentityClusters(ctx)));
     const input = makeInput(ctx, {
       fingerprint: FINGERPRINT,
       environment: { webdriver: true },

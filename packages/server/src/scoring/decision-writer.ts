@@ -2,6 +2,7 @@ import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { decisionInsertTemplate, decisionRowsInsert } from '../decisions/decision-insert.ts';
 import { takeKeyQuery, takeKeysQuery } from '../decisions/key-queries.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
@@ -131,8 +132,15 @@ export class DecisionWriter {
   }
 }
 
-/** A decision committed by another process's writer (it answers as `DecisionWriter.write`). */
-export type RemoteCommit = (row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>;
+/**
+ * A decision committed by another process's writer (it answers as `DecisionWriter.write`), with
+ * the hot-state writes of its outcome applied there once it is recorded (scoring/record.ts).
+ */
+export type RemoteCommit = (
+  row: DecisionsTable,
+  key: IdempotencyKeysTable | undefined,
+  writes?: readonly HotStateWrite[],
+) => Promise<boolean>;
 
 const DELIVERY_COLUMN_SET: Record<keyof WebhookDeliveriesTable, true> = {
   id: true,

@@ -11,7 +11,10 @@ import type {
   Signal,
 } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
+import type { RateLimitResult } from '../state/hot-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import type { ScoringRateLimit } from './rate-limit.ts';
 import type { StoredRuleInput } from './rule-input.ts';
 
 export type {
@@ -48,6 +51,11 @@ export interface ScoringInput {
   /** Decision id chosen by the caller before scoring (the recorded request_id). */
   decisionId: string;
   now: number;
+  /**
+   * The request's rate limit, for an engine that `checksLimit` to check with its first step on
+   * shared state (one message in a `serve --workers` worker): refused, `score` throws its 429.
+   */
+  limit?: ScoringRateLimit;
 }
 
 export interface EngineResult {
@@ -68,14 +76,20 @@ export interface EngineResult {
   evidence: Record<string, unknown>;
   /** What the custom rules saw (with `features` and `signals`), recorded for exact backtests. */
   rule_input?: StoredRuleInput;
+  /** The answer of `ScoringInput.limit` (it let the event through; not recorded). */
+  admitted?: RateLimitResult;
 }
 
 export interface ScoringEngine {
   score(input: ScoringInput): Promise<EngineResult>;
+  /** `score` checks `ScoringInput.limit` (the routes then leave the rate limit to it). */
+  readonly checksLimit?: boolean;
   /**
-   * Called after the decision is durably recorded (to update in-memory identity graphs,
-   * velocity counters, etc.). Must not throw.
+   * The hot-state writes to apply once the decision is durably recorded (risky devices, recent
+   * risk, the browser session): the recording applies them with the commit, where hot state is.
    */
+  outcome?(input: ScoringInput, result: EngineResult): HotStateWrite[];
+  /** Apply `outcome` now (after the decision is durably recorded). Must not throw. */
   afterRecord?(input: ScoringInput, result: EngineResult): Promise<void>;
   /** Start-up work that would otherwise delay the first decisions (awaited by readiness). */
   prepare?(): Promise<void>;

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
+import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { decide } from './decide-event.ts';
 import type { EngineResult, ScoringEngine, ScoringInput } from './engine-types.ts';
@@ -11,6 +12,7 @@ import type { IdentityService } from './identity.ts';
 import { Observer } from './observe.ts';
 import { storedRuleInput } from './rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
+import { LocalSharedState } from './shared-state.ts';
 import type { SignalFamily } from './signals/types.ts';
 
 export { identityAllowed } from './observe.ts';
@@ -44,14 +46,22 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
   };
   // Load the offline ASN database in the background now, with this instance's settings.
   void ctx.services.ipIntel.ready();
-  const observer = new Observer(ctx, options.identity ?? ctx.services.identity);
-  /** A browser decision's session as read when it was scored, for afterRecord (not recorded). */
+  // This process's shared state, or (a `serve --workers` worker) the primary's, one message per event.
+  const shared =
+    ctx.worker?.sharedState?.(ctx) ?? new LocalSharedState(ctx, options.identity ?? ctx.services.identity);
+  const observer = new Observer(shared);
+  /** A browser decision's session as read when it was scored, for its outcome (not recorded). */
   const previousSession = new WeakMap<EngineResult, BrowserSession>();
 
+  const outcome = (input: ScoringInput, result: EngineResult): HotStateWrite[] =>
+    observer.outcome(input, result, previousSession.get(result) ?? null);
+
   return {
+    checksLimit: true,
+
     async score(input: ScoringInput): Promise<EngineResult> {
       const [observed, custom] = await Promise.all([
-        observer.observe(input),
+        observer.observe(input, input.limit),
         ctx.services.rules.load(input.site.id),
       ]);
       const { decision, features, ruleInput, failures } = decide(observed, {
@@ -73,6 +83,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         rule_input: storedRuleInput(ruleInput),
       };
       if (identity) result.identity = identity;
+      if (observed.admitted) result.admitted = observed.admitted;
       if (observed.session && input.surface === 'browser') previousSession.set(result, observed.session);
       if (result.action === 'challenge') {
         result.challenge = {
@@ -88,16 +99,14 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
 
     /** Load the IP database and rebuild every site's velocity history now, not on first use. */
     async prepare(): Promise<void> {
-      const sites = await ctx.database.db.selectFrom('sites').select('id').execute();
-      const rebuilt = (async () => {
-        for (const site of sites) await observer.history.ensureRebuilt(site.id);
-      })();
-      await Promise.all([ctx.services.ipIntel.ready(), rebuilt]);
+      await Promise.all([ctx.services.ipIntel.ready(), shared.prepare()]);
     },
+
+    outcome,
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
       try {
-        await observer.afterRecord(input, result, previousSession.get(result) ?? null);
+        await applyWrites(ctx.hotState, outcome(input, result));
       } catch (err) {
         ctx.logger.warn({ err }, 'engine afterRecord failed');
       }

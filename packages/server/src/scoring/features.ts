@@ -15,9 +15,10 @@ import type { BrowserSession } from './browser-session.ts';
 import { counterEventOfRequest } from './counter-ops.ts';
 import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
-import type { History, HistoryCounts } from './history.ts';
+import type { HistoryCounts } from './history.ts';
 import { isPaymentEvent } from './history-keys.ts';
 import type { IpInfo } from './ip-intel.ts';
+import type { SharedState, StateAnswer, StateQuery } from './shared-state.ts';
 import { subnetKey } from './subnet.ts';
 import { type Os, uaInconsistencies, uaOs } from './ua-consistency.ts';
 
@@ -166,12 +167,21 @@ function parseNonce(value: unknown): string | number | undefined {
 }
 
 /** The features of one event, and the stable fingerprint they were derived from (for the evidence). */
-export interface BuiltFeatures {
-  features: Features;
-  stable: StableFingerprint;
-}
+export type BuiltFeatures =
+  | { features: Features; stable: StableFingerprint; answer: StateAnswer }
+  /** Refused by the rate limit (`answer.admitted`): nothing was counted or claimed. */
+  | { features: null; stable: StableFingerprint; answer: StateAnswer };
 
-export async function buildFeatures(input: ScoringInput, history: History): Promise<BuiltFeatures> {
+/**
+ * Build an event's features: the stateless work here (token, fingerprint, user agent, behaviour
+ * metrics, e-mail, IP intelligence, proof of work), the shared state in one query (`shared`: this
+ * process's, or in a `serve --workers` worker the primary's, one message per event).
+ */
+export async function buildFeatures(
+  input: ScoringInput,
+  shared: SharedState,
+  ask: Pick<StateQuery, 'identity' | 'limit'>,
+): Promise<BuiltFeatures> {
   const { ctx, site, request } = input;
   const fp = isRecord(request.fingerprint) ? request.fingerprint : undefined;
   const env = isRecord(request.environment) ? request.environment : undefined;
@@ -204,10 +214,7 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   // only ones that count profiles), the one remembered for the token's device (one lookup).
   const paymentEvent = isPaymentEvent(c.event_type, c.payment_hash);
   const fpProfile = fpDevice === deviceId ? hardwareProfileFromStable(stable) : '';
-  const hardwareProfile: string | Promise<string> =
-    fpProfile !== '' || source !== 'token' || !paymentEvent
-      ? fpProfile
-      : history.hardwareProfile(site.id, deviceId).catch(() => '');
+  const lookUpProfile = fpProfile === '' && source === 'token' && paymentEvent;
 
   const ua = input.userAgent;
   const jsUa = fp ? str(fp.user_agent) : '';
@@ -227,37 +234,44 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
   const pow = env && isRecord(env.pow) ? env.pow : undefined;
   const powNonce = pow ? parseNonce(pow.nonce) : undefined;
 
-  const [, counts, nonceFresh, powResult, profile] = await Promise.all([
-    ctx.services.ipIntel.ready().then(() => undefined),
-    history.observe(
-      {
-        siteId: site.id,
-        ...counterEventOfRequest({
-          eventType: c.event_type,
-          accountId: c.account_id,
-          ip: input.ip,
-          deviceId,
-          paymentHash: c.payment_hash,
-          email: c.email,
-          loginSucceeded: c.login_succeeded,
-          orderAmount: c.order_amount,
-          tokenId,
-          userAgent: ua,
-          sdkServerCall: input.surface === 'server' && token === 'valid',
-          hardwareProfile: '',
-        }),
-        hardwareProfile,
-      },
-      input.now,
-    ),
-    nonce ? history.claimNonce(site.id, nonce) : true,
+  const query: StateQuery = {
+    siteId: site.id,
+    now: input.now,
+    counters: counterEventOfRequest({
+      eventType: c.event_type,
+      accountId: c.account_id,
+      ip: input.ip,
+      deviceId,
+      paymentHash: c.payment_hash,
+      email: c.email,
+      loginSucceeded: c.login_succeeded,
+      orderAmount: c.order_amount,
+      tokenId,
+      userAgent: ua,
+      sdkServerCall: input.surface === 'server' && token === 'valid',
+      hardwareProfile: lookUpProfile ? '' : fpProfile,
+    }),
+    profileOf: lookUpProfile ? deviceId : '',
+    nonce,
+    identity: ask.identity,
+    ...(ask.limit ? { limit: ask.limit } : {}),
+  };
+  const powProof =
     pow && typeof pow.challenge_id === 'string' && powNonce !== undefined
-      ? verifyPowProof(ctx, site, { challenge_id: pow.challenge_id, nonce: powNonce })
+      ? { challenge_id: pow.challenge_id, nonce: powNonce }
       : pow && typeof pow.altcha === 'string'
-        ? verifyPowProof(ctx, site, { altcha: pow.altcha })
-        : Promise.resolve(undefined),
-    hardwareProfile,
+        ? { altcha: pow.altcha }
+        : undefined;
+  // A proof is used up only once the rate limit let the event through.
+  const answer = powProof && query.limit ? await shared.observe(query) : undefined;
+  if (answer?.admitted && !answer.admitted.allowed) return { features: null, stable, answer };
+  const [, state, powResult] = await Promise.all([
+    ctx.services.ipIntel.ready(),
+    answer ?? shared.observe(query),
+    powProof ? verifyPowProof(ctx, site, powProof) : undefined,
   ]);
+  if (state.admitted && !state.admitted.allowed) return { features: null, stable, answer: state };
+  const { counts, nonceFresh, profile } = state;
 
   const features: Features = {
     event_type: c.event_type,
@@ -311,5 +325,5 @@ export async function buildFeatures(input: ScoringInput, history: History): Prom
     identity: null,
     hardware_profile: profile,
   };
-  return { features, stable };
+  return { features, stable, answer: state };
 }

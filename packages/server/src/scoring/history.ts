@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { hardwareProfileOf } from '../fingerprint/hardware.ts';
 import { allOf, isPromise, type MaybePromise } from '../state/hot-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
 import {
   type CounterEvent,
   type CounterOp,
@@ -192,30 +193,6 @@ export class History {
   }
 
   /**
-   * After the decision is recorded: remember risky outcomes against the device, and the
-   * evidence risk (the score without what was carried over from earlier decisions) of the token
-   * and the device for RECENT_RISK_MS.
-   */
-  async recordOutcome(
-    siteId: string,
-    deviceId: string,
-    riskScore: number,
-    recent?: { tokenId: string; evidenceRisk: number; previousToken: number; previousDevice: number },
-  ): Promise<void> {
-    const h = this.ctx.hotState;
-    const work: unknown[] = [];
-    if (deviceId && riskScore >= 60) work.push(h.hit(`devbad:${siteId}:${deviceId}`, DEVICE_WINDOW));
-    if (recent && recent.evidenceRisk > 0) {
-      const r = Math.round(recent.evidenceRisk);
-      if (recent.tokenId && r > recent.previousToken)
-        work.push(h.set(`rrisk:${siteId}:tok:${recent.tokenId}`, String(r), RECENT_RISK_MS));
-      if (deviceId && r > recent.previousDevice)
-        work.push(h.set(`rrisk:${siteId}:dev:${deviceId}`, String(r), RECENT_RISK_MS));
-    }
-    await Promise.all(work);
-  }
-
-  /**
    * True when `nonce` (environment.nonce) is new on the site within 24 h, remembering it. Asked
    * after the site's rebuild, which restores the nonces of recorded decisions after a restart.
    */
@@ -255,4 +232,27 @@ export class History {
     }
     return p;
   }
+}
+
+/**
+ * What to remember once a decision is recorded: a risky outcome against the device, and the
+ * evidence risk (the score without what was carried over from earlier decisions) of the token and
+ * the device for RECENT_RISK_MS. Plain writes: the owner of hot state applies them with the commit.
+ */
+export function outcomeWrites(
+  siteId: string,
+  deviceId: string,
+  riskScore: number,
+  recent?: { tokenId: string; evidenceRisk: number; previousToken: number; previousDevice: number },
+): HotStateWrite[] {
+  const writes: HotStateWrite[] = [];
+  if (deviceId && riskScore >= 60) writes.push(['hit', `devbad:${siteId}:${deviceId}`, DEVICE_WINDOW]);
+  if (recent && recent.evidenceRisk > 0) {
+    const r = Math.round(recent.evidenceRisk);
+    if (recent.tokenId && r > recent.previousToken)
+      writes.push(['set', `rrisk:${siteId}:tok:${recent.tokenId}`, String(r), RECENT_RISK_MS]);
+    if (deviceId && r > recent.previousDevice)
+      writes.push(['set', `rrisk:${siteId}:dev:${deviceId}`, String(r), RECENT_RISK_MS]);
+  }
+  return writes;
 }

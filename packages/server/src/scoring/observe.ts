@@ -1,17 +1,14 @@
-import type { AppContext } from '../context.ts';
 import type { StableFingerprint } from '../fingerprint/device-id.ts';
 import { eventVariables, isRuleSignal } from '../rules/apply.ts';
-import {
-  type BrowserSession,
-  isCarriedRule,
-  readBrowserSession,
-  rememberBrowserDecision,
-} from './browser-session.ts';
+import type { RateLimitResult } from '../state/hot-state.ts';
+import type { HotStateWrite } from '../state/writes.ts';
+import { type BrowserSession, browserSessionWrite, isCarriedRule } from './browser-session.ts';
 import type { ObservedEvent } from './decide-event.ts';
 import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
-import { History } from './history.ts';
-import type { IdentityService } from './identity.ts';
+import { outcomeWrites } from './history.ts';
+import { admit, type ScoringRateLimit } from './rate-limit.ts';
+import type { SharedState } from './shared-state.ts';
 import { CARRIED, evidenceRisk } from './signals/session.ts';
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
@@ -25,79 +22,69 @@ export interface Observed extends ObservedEvent {
   stable: StableFingerprint;
   /** The token's browser session as read (a browser decision updates it after recording). */
   session: BrowserSession | null;
+  /** The rate limit's answer, when observe checked one (it let the event through). */
+  admitted?: RateLimitResult;
 }
 
 /**
- * The only part of scoring that reads and writes hot state (scoring/decide-event.ts has the pure
- * part): counts the event (history.ts, through counter-ops.ts), uses up its nonce and proof of work,
- * updates the identity clusters, reads the token's browser session; after the decision is
- * recorded, remembers its outcome (risky devices, recent risk) and the browser session.
+ * The only part of scoring that reads and writes shared state (scoring/decide-event.ts has the
+ * pure part): the event's features (features.ts), with what the shared state knows of it in one
+ * query (shared-state.ts: counters, nonce, identity clusters, the token's browser session); after
+ * the decision, what to remember of its outcome (risky devices, recent risk, the browser session),
+ * as writes applied with the commit.
  */
 export class Observer {
-  readonly history: History;
+  constructor(readonly shared: SharedState) {}
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly clusters: IdentityService,
-  ) {
-    this.history = new History(ctx);
-  }
-
-  async observe(input: ScoringInput): Promise<Observed> {
+  /**
+   * `limit`: a rate limit the event passes first (the single-event routes hand theirs over, so it
+   * travels with the query); refused, this throws its 429 and nothing is counted or claimed.
+   */
+  async observe(input: ScoringInput, limit?: ScoringRateLimit): Promise<Observed> {
     const c = input.request.context;
-    const { features, stable } = await buildFeatures(input, this.history);
-    const [identity, session] = await Promise.all([
-      identityAllowed(input.workspace)
-        ? this.clusters.observe(input.site.id, {
-            accountId: c.account_id,
-            deviceId: features.device_id,
-            paymentHash: c.payment_hash ?? '',
-            ip: input.ip,
-            at: input.now,
-          })
-        : undefined,
-      readBrowserSession(this.ctx.hotState, input.site.id, features.token_id),
-    ]);
-    if (identity) features.identity = identity;
+    const built = await buildFeatures(input, this.shared, {
+      identity: identityAllowed(input.workspace),
+      ...(limit ? { limit: [limit.key, limit.limit, limit.windowMs] as [string, number, number] } : {}),
+    });
+    const { answer } = built;
+    if (limit && answer.admitted) admit(limit, answer.admitted);
+    const features = built.features as Features;
+    const session = answer.session;
+    if (answer.identity) features.identity = answer.identity;
     // Recorded (and carried) on backend calls; a browser call only needs it to update the session.
     if (session && input.surface === 'server') features.browser_session = session;
-    return {
+    const observed: Observed = {
       features,
-      stable,
+      stable: built.stable,
       event: eventVariables({ ...c, ip: input.ip, user_agent: input.userAgent, surface: input.surface }),
       ip: input.ip,
       session,
     };
+    if (answer.admitted) observed.admitted = answer.admitted;
+    return observed;
   }
 
-  /** After the decision is recorded: its outcome and, for a browser decision, the page session. */
-  async afterRecord(
-    input: ScoringInput,
-    result: EngineResult,
-    session: BrowserSession | null,
-  ): Promise<void> {
+  /**
+   * What to remember once the decision is recorded: its outcome and, for a browser decision, the
+   * page session (`session`: as read when it was scored).
+   */
+  outcome(input: ScoringInput, result: EngineResult, session: BrowserSession | null): HotStateWrite[] {
     const f = result.features as unknown as Features;
     // The evidence risk: this decision's score without what it carried over (no feedback loop).
     const own = result.signals.filter((s) => !isCarriedRule(s.rule, CARRIED));
     const tokenId = f.token_id ?? '';
-    await Promise.all([
-      this.history.recordOutcome(input.site.id, result.device_id, result.risk_score, {
-        tokenId,
-        evidenceRisk: evidenceRisk(result.signals),
-        previousToken: f.history?.token_recent_risk ?? 0,
-        previousDevice: f.history?.device_recent_risk ?? 0,
-      }),
-      // The browser side of a page session, for the backend's /verify to carry.
-      input.surface === 'browser' && tokenId !== ''
-        ? rememberBrowserDecision(
-            this.ctx.hotState,
-            input.site.id,
-            tokenId,
-            browserEvidence(input.decisionId, own),
-            session,
-          )
-        : undefined,
-    ]);
+    const writes = outcomeWrites(input.site.id, result.device_id, result.risk_score, {
+      tokenId,
+      evidenceRisk: evidenceRisk(result.signals),
+      previousToken: f.history?.token_recent_risk ?? 0,
+      previousDevice: f.history?.device_recent_risk ?? 0,
+    });
+    // The browser side of a page session, for the backend's /verify to carry.
+    if (input.surface === 'browser' && tokenId !== '')
+      writes.push(
+        browserSessionWrite(input.site.id, tokenId, browserEvidence(input.decisionId, own), session),
+      );
+    return writes;
   }
 }
 

@@ -31,16 +31,28 @@ export function rateLimitHeaders(limit: number, result: RateLimitResult): Record
   };
 }
 
-/** Counts the request; answers its quota headers, or throws 429 `rate_limited` carrying them. */
-export async function enforceScoringRateLimit(
+/** One request's scoring rate limit: its key and quota, for the shared hot state to count. */
+export interface ScoringRateLimit {
+  surface: 'browser' | 'server';
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+export function scoringRateLimit(
   ctx: AppContext,
   surface: 'browser' | 'server',
   siteId: string,
   ip: string,
-): Promise<Record<string, string>> {
+): ScoringRateLimit {
   const limit =
     surface === 'browser' ? ctx.config.rateLimits.browserPerSecond : ctx.config.rateLimits.serverPerSecond;
-  const result = await ctx.hotState.rateLimit(rateLimitKey(surface, siteId, ip), limit, RATE_WINDOW_MS);
+  return { surface, key: rateLimitKey(surface, siteId, ip), limit, windowMs: RATE_WINDOW_MS };
+}
+
+/** The quota headers of a request the limit let through; throws 429 `rate_limited` carrying them. */
+export function admit(rl: ScoringRateLimit, result: RateLimitResult): Record<string, string> {
+  const { surface, limit } = rl;
   const headers = rateLimitHeaders(limit, result);
   if (result.allowed) return headers;
   const retryAfterS = Number(headers['ratelimit-reset']);
@@ -52,4 +64,18 @@ export async function enforceScoringRateLimit(
     undefined,
     { ...headers, 'retry-after': String(retryAfterS) },
   );
+}
+
+/** Counts the request; answers its quota headers, or throws 429 `rate_limited` carrying them. */
+export async function enforceScoringRateLimit(
+  ctx: AppContext,
+  surface: 'browser' | 'server',
+  siteId: string,
+  ip: string,
+): Promise<Record<string, string>> {
+  return enforce(ctx, scoringRateLimit(ctx, surface, siteId, ip));
+}
+
+export async function enforce(ctx: AppContext, rl: ScoringRateLimit): Promise<Record<string, string>> {
+  return admit(rl, await ctx.hotState.rateLimit(rl.key, rl.limit, rl.windowMs));
 }

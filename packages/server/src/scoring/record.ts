@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
+import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
@@ -16,6 +17,7 @@ import {
   type OwnedKey,
   recordedKey,
 } from './idempotency.ts';
+import { admit, type ScoringRateLimit } from './rate-limit.ts';
 
 /**
  * One scoring event from validated request to durable decision: idempotency claim → engine →
@@ -32,11 +34,18 @@ export interface ScoreEventInput {
   /** Observed client IP and user agent (browser routes); ignored on server routes. */
   observedIp: string;
   observedUserAgent: string;
+  /**
+   * The request's rate limit, checked by the engine (`checksLimit`) with its first step on shared
+   * state: the single-event routes' when the request claims no idempotency key.
+   */
+  limit?: ScoringRateLimit;
 }
 
 export interface ScoreEventResult {
   replayed: boolean;
   decision: Decision;
+  /** The quota headers of `limit` (it let the request through). */
+  limitHeaders?: Record<string, string>;
 }
 
 /** A header from the request's `headers` map (names compared case-insensitively), if sent. */
@@ -135,6 +144,29 @@ export function recordDecision(
   return decisions.record(row, key, signals);
 }
 
+/**
+ * Record the decision and, once it is durable, apply the hot-state writes of its outcome (failing
+ * those only logs). A `serve --workers` worker on the embedded default does both on the primary,
+ * in the one commit message (cluster/owner.ts).
+ */
+async function recordWithOutcome(
+  ctx: AppContext,
+  row: DecisionsTable,
+  key: IdempotencyKeysTable | undefined,
+  writes: readonly HotStateWrite[],
+  signals: readonly Signal[],
+): Promise<boolean> {
+  const onPrimary = ctx.worker?.commit;
+  if (onPrimary) return onPrimary(row, key, writes);
+  if (!(await recordDecision(ctx.services.decisions, row, key, signals))) return false;
+  try {
+    await applyWrites(ctx.hotState, writes);
+  } catch (err) {
+    ctx.logger.warn({ err, decisionId: row.id }, 'decision outcome not remembered');
+  }
+  return true;
+}
+
 function replayed(response: string): ScoreEventResult {
   const recorded = JSON.parse(response) as Decision;
   return { replayed: true, decision: { ...recorded, idempotent_replay: true } };
@@ -210,19 +242,23 @@ async function scoreAndWrite(
     decisionId,
     now,
   };
+  if (input.limit) scoringInput.limit = input.limit;
   const started = performance.now();
   const result = await engine.score(scoringInput);
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
   const row = decisionRow(scoringInput, result, decision);
-  if (!(await recordDecision(ctx.services.decisions, row, key, result.signals))) return null;
+  const writes = engine.outcome?.(scoringInput, result) ?? [];
+  if (!(await recordWithOutcome(ctx, row, key, writes, result.signals))) return null;
   countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
-  if (engine.afterRecord) {
+  if (!engine.outcome && engine.afterRecord) {
     try {
       await engine.afterRecord(scoringInput, result);
     } catch (err) {
       ctx.logger.warn({ err, decisionId: scoringInput.decisionId }, 'engine afterRecord failed');
     }
   }
-  return { replayed: false, decision };
+  const scored: ScoreEventResult = { replayed: false, decision };
+  if (input.limit && result.admitted) scored.limitHeaders = admit(input.limit, result.admitted);
+  return scored;
 }

@@ -47,15 +47,21 @@ type RequestCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<vo
 
 /**
  * Site auth in preValidation (before the schema); in preHandler the checks beyond the schema
- * (still `validation_failed`), then the rate limit last.
+ * (still `validation_failed`), then the rate limit last (or, `rateLimit: false`, first in the handler).
  */
-export function surfaceHooks(ctx: AppContext, surface: Surface, extraChecks: RequestCheck[] = []) {
+export function surfaceHooks(
+  ctx: AppContext,
+  surface: Surface,
+  extraChecks: RequestCheck[] = [],
+  options: { rateLimit?: boolean } = {},
+) {
   const rateLimit: RequestCheck = async (request, reply) => {
     reply.headers(await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip));
   };
   return {
     preValidation: siteAuthHook(ctx, surface),
-    preHandler: [...extraChecks, rateLimit],
+    // `rateLimit: false`: the handler passes the limit to scoring (ScoreEventInput.limit).
+    preHandler: options.rateLimit === false ? extraChecks : [...extraChecks, rateLimit],
     ...(surface === 'browser' ? { onSend: browserErrorCors(ctx) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
+import { enforce, scoringRateLimit } from '../../scoring/rate-limit.ts';
 import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
@@ -42,17 +43,30 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         body: VerificationRequest,
         response: { 200: Envelope(Decision), 201: Envelope(Decision) },
       },
-      ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader]),
+      // An engine that checks the rate limit does so with the event's shared state (one message
+      // to the primary in a `serve --workers` worker): the limit is still the last check.
+      ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader], {
+        rateLimit: !engine.checksLimit,
+      }),
     },
     async (request, reply) => {
+      const site = scoringSiteOf(request);
+      let limit = engine.checksLimit ? scoringRateLimit(ctx, surface, site.site.id, request.ip) : undefined;
+      // An idempotency key is claimed before scoring: the limit is checked before it, on its own.
+      if (limit && request.body.idempotency_key !== undefined) {
+        reply.headers(await enforce(ctx, limit));
+        limit = undefined;
+      }
       const result = await scoreAndRecord(ctx, engine, {
-        site: scoringSiteOf(request),
+        site,
         surface,
         route,
         body: request.body,
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
+        ...(limit ? { limit } : {}),
       });
+      if (result.limitHeaders) reply.headers(result.limitHeaders);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.replayed ? 200 : 201).send(ok(result.decision));
     },
