@@ -8,13 +8,15 @@ import type { DB } from '../storage/db.ts';
  * PostgreSQL it is a round trip per request, most of scale mode's statements without this cache.
  *
  * So the lookups are remembered, for at most `SITE_KEY_CACHE_TTL_MS`. Every change to sites and
- * workspaces made in this process goes through workspace/sites.ts and workspace/workspaces.ts,
- * which call `changed()` on the process's cache (`SiteChanges`): a key rotated here stops working
- * at once (interface §5 rule 6). A change made by another process (a CLI command beside the server,
- * `warden workspace plan`; another server process on the same PostgreSQL database) is seen when the
- * entry expires: SPEC §10's 1 s, the most any two processes disagree. At that expiry a key looked up
- * 1,000 times a second misses once a second, so the cache still saves nearly every lookup.
- * Unknown keys are not remembered.
+ * workspaces goes through workspace/sites.ts and workspace/workspaces.ts, which tell the process's
+ * `SiteChangeFeed` (site-change-feed.ts): it calls `changed()` here, and tells the other server
+ * processes, whose feeds call their caches' `changed()`: on PostgreSQL by NOTIFY at commit (each
+ * process LISTENs; while its listener is down it calls `remember(false)` and nothing is
+ * remembered), under `serve --workers` through the primary. So a rotated key stops working in
+ * every server process at once (interface §5 rule 6). What nobody announces (a CLI command beside
+ * the server, `warden workspace plan`; a direct SQL edit) is seen when the entry expires: SPEC §10's
+ * 1 s. At that expiry a key looked up 1,000 times a second misses once a second, so the cache still
+ * saves nearly every lookup. Unknown keys are not remembered.
  */
 export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
