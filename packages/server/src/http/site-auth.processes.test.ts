@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestApp, TEST_DATABASE_URL, type TestApp } from '../testing/context.ts';
 import { loginEvent, serverHeaders } from '../testing/scoring-app.ts';
-import { siteChangeChannel } from '../workspace/site-change-feed.ts';
+import { announcedSiteChanges, siteChangeChannel } from '../workspace/site-change-feed.ts';
+import { setPlan } from '../workspace/workspaces.ts';
 
 /** Lookups remembered for an hour: only a change can end them within this test. */
 const HOUR_MS = 3_600_000;
@@ -80,6 +81,17 @@ describe.skipIf(!TEST_DATABASE_URL)('site lookups across server processes on Pos
     expect(patched.statusCode).toBe(200);
     await until(() => !remembered(b, w.site.siteKey), DELIVERY_MS);
     expect((await collect()).json().error.code).toBe('origin_not_allowed');
+  });
+
+  it('sees a plan changed by a CLI command at once (it announces the change too)', async () => {
+    await b.ctx.services.siteChanges.whenListening();
+    const w = await createTestWorkspace(a.ctx);
+    expect((await verifyOn(b, serverHeaders(w.site))).json().data.identity).toBeUndefined();
+    expect(remembered(b, w.site.siteKey)).toBe(true);
+    // As `warden workspace plan` does (cli-admin.ts): its own connections, no site cache.
+    await setPlan(a.ctx.database.db, w.workspaceId, 'pro', Date.now(), announcedSiteChanges(a.ctx.database));
+    await until(() => !remembered(b, w.site.siteKey), DELIVERY_MS);
+    expect((await verifyOn(b, serverHeaders(w.site))).json().data.identity).toBeDefined();
   });
 
   it('remembers nothing while its listener is down, and listens again', async () => {

@@ -19,8 +19,8 @@ import { sha256Hex } from '../workspace/tokens.ts';
  * Sites are looked up by key and remembered for at most 1 s, and until a site or workspace changes
  * (workspace/site-key-cache.ts): a key rotated here, or in another server process (told by NOTIFY
  * on PostgreSQL, by the primary under `serve --workers`; workspace/site-change-feed.ts), stops
- * working at once (interface §5 rule 6). Only a CLI command beside the server is seen within the
- * 1 s (SPEC §10).
+ * working at once (interface §5 rule 6). A CLI command beside the server on SQLite is seen within
+ * the 1 s (SPEC §10).
  */
 export type Surface = 'browser' | 'server';
 

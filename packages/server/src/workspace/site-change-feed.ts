@@ -17,8 +17,9 @@ import type { SiteChanges } from './site-key-cache.ts';
  * - `serve --workers N`: `alsoTell` hooks in the cluster's messages (a worker tells the primary,
  *   which tells every other worker; cluster/primary.ts, cluster/worker.ts), sent after the commit.
  *
- * A CLI command beside the server (`warden workspace plan`) tells no one: its change is seen when the
- * remembered lookups expire, within SPEC §10's 1 s.
+ * A CLI command beside the server (`warden workspace plan`) announces its change on PostgreSQL too
+ * (`announcedSiteChanges`); on SQLite it is seen when the remembered lookups expire, within SPEC
+ * §10's 1 s, as is a change missed while a listener's lost connection went unnoticed.
  */
 export const SITE_CHANGE_CHANNEL = 'warden_site_changes';
 const FIRST_RETRY_MS = 100;
@@ -27,6 +28,17 @@ const LAST_RETRY_MS = 5_000;
 /** The channel of one database (tests share a PostgreSQL database, one schema each). */
 export function siteChangeChannel(pgSchema?: string): string {
   return pgSchema ? `${SITE_CHANGE_CHANNEL}_${pgSchema}` : SITE_CHANGE_CHANNEL;
+}
+
+/** Send the change notice in `db`'s transaction (delivered at its commit); nothing on SQLite. */
+async function notify(database: Database, channel: string, db: Kysely<DB>): Promise<void> {
+  if (database.dialect === 'postgres') await sql`select pg_notify(${channel}, '')`.execute(db);
+}
+
+/** For a process that remembers no sites (a CLI command): only tell the server processes. */
+export function announcedSiteChanges(database: Database): SiteChanges {
+  const channel = siteChangeChannel(database.pgSchema);
+  return { changed: (db) => notify(database, channel, db) };
 }
 
 /** What the feed drives: the process's site key cache. */
@@ -66,7 +78,7 @@ export class SiteChangeFeed implements SiteChanges {
   /** Called by sites.ts and workspaces.ts with the connection or transaction that wrote the change. */
   async changed(db: Kysely<DB>): Promise<void> {
     this.cache.changed();
-    if (this.database.dialect === 'postgres') await sql`select pg_notify(${this.channel}, '')`.execute(db);
+    await notify(this.database, this.channel, db);
     if (!db.isTransaction) this.committed();
   }
 

@@ -14,9 +14,10 @@ import type { DB } from '../storage/db.ts';
  * process LISTENs; while its listener is down it calls `remember(false)` and nothing is
  * remembered), under `serve --workers` through the primary. So a rotated key stops working in
  * every server process at once (interface §5 rule 6). What nobody announces (a CLI command beside
- * the server, `warden workspace plan`; a direct SQL edit) is seen when the entry expires: SPEC §10's
- * 1 s. At that expiry a key looked up 1,000 times a second misses once a second, so the cache still
- * saves nearly every lookup. Unknown keys are not remembered.
+ * the server on SQLite, `warden workspace plan`; a direct SQL edit; a change missed while a dropped
+ * listener went unnoticed) is seen when the entry expires: SPEC §10's 1 s. At that expiry a key
+ * looked up 1,000 times a second misses once a second, so the cache still saves nearly every
+ * lookup. Unknown keys are not remembered.
  */
 export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
