@@ -96,7 +96,8 @@ export function openDatabase(options: DatabaseOptions): Database {
       db,
       dialect: 'postgres',
       ...(schema ? { pgSchema: schema } : {}),
-      dedicatedPgClient: () => new (loadPg().Client)(connection),
+      // TCP keepalive: a LISTEN connection only reads, a dead peer would otherwise go unnoticed.
+      dedicatedPgClient: () => new (loadPg().Client)({ ...connection, keepAlive: true }),
       onClose,
       close: closeAfterTasks(() => db.destroy()),
     };
