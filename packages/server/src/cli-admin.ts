@@ -10,7 +10,7 @@ import { onboard, WrongPasswordError } from './workspace/onboarding.ts';
 import { normaliseOrigins } from './workspace/origins.ts';
 import { hashPassword, verifyPassword } from './workspace/passwords.ts';
 import { type Plan, ROLES } from './workspace/permissions.ts';
-import { NO_SITE_CACHE } from './workspace/site-key-cache.ts';
+import { announcedSiteChanges } from './workspace/site-change-feed.ts';
 import { createSite } from './workspace/sites.ts';
 import { createUser, findUserByEmail } from './workspace/users.ts';
 import { addMembership, findMembership, findWorkspace, PLANS, setPlan } from './workspace/workspaces.ts';
@@ -130,7 +130,7 @@ export async function workspaceCommand(args: ParsedArgs): Promise<number> {
   }
   const plan: Plan = oneOf(planName, PLANS, 'plan');
   await withDatabase(args.settings, async (database) => {
-    if (!(await setPlan(database.db, workspaceId, plan, Date.now(), NO_SITE_CACHE))) {
+    if (!(await setPlan(database.db, workspaceId, plan, Date.now(), announcedSiteChanges(database)))) {
       throw new Error(`workspace ${workspaceId} not found`);
     }
     // Losing webhook access cancels queued deliveries at once (interface 6.1 rule 3).

@@ -11,7 +11,7 @@ import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from '
  */
 export function seedDemoAfterListen(
   config: Config,
-  ctx: { database: Database; logger: Logger; now: () => number; services: Pick<Services, 'siteKeys'> },
+  ctx: { database: Database; logger: Logger; now: () => number; services: Pick<Services, 'siteChanges'> },
   address: string,
   listening: unknown,
 ): Promise<void> | null {
@@ -24,7 +24,7 @@ export function seedDemoAfterListen(
       dataDir: config.dataDir,
       logger: ctx.logger,
       now: ctx.now,
-      sites: ctx.services.siteKeys,
+      sites: ctx.services.siteChanges,
     },
     origins,
   ).then((seeded) => {

@@ -17,6 +17,7 @@ import { IdentityClusters, type IdentityService } from './scoring/identity.ts';
 import { IpIntel } from './scoring/ip-intel.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { OutboxSignal } from './webhooks/outbox.ts';
+import { SiteChangeFeed } from './workspace/site-change-feed.ts';
 import { SiteKeyCache } from './workspace/site-key-cache.ts';
 
 /** The keys derived from the instance secret (HMAC keys of fingerprint tokens and challenges). */
@@ -41,8 +42,13 @@ export interface Services {
   decisions: DecisionLog;
   /** Custom rules and lists, compiled and cached per site. */
   rules: RuleStore;
-  /** The site directory's cache of site-key lookups (used on SQLite; told of every site change). */
+  /** The cache of site-key lookups (http/site-auth.ts), told of every site change by `siteChanges`. */
   siteKeys: SiteKeyCache<ScoringSite>;
+  /**
+   * What sites.ts and workspaces.ts tell of a change: it clears `siteKeys` and tells the other
+   * processes (NOTIFY on PostgreSQL, whose LISTEN connection it owns; the cluster's messages).
+   */
+  siteChanges: SiteChangeFeed;
   /** In-process wake-up of the webhook dispatcher when a delivery is queued. */
   outbox: OutboxSignal;
   /**
@@ -73,6 +79,8 @@ export type BaseContext = Omit<AppContext, 'services'>;
 export interface ServiceOptions {
   /** An IP intelligence instance to share (tests: one loaded table per test process). */
   ipIntel?: IpIntel;
+  /** How long a site-key lookup is remembered (tests: long, so that only a change can end it). */
+  siteKeyTtlMs?: number;
 }
 
 /** The composition root: every service of the process, built once from the base context. */
@@ -85,12 +93,14 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
   const outbox = new OutboxSignal();
   let engine: ScoringEngine | undefined;
   let dispatcher: WebhookDispatcher | undefined;
+  const siteKeys = new SiteKeyCache<ScoringSite>(options.siteKeyTtlMs);
   const services: Services = {
     keys: { fingerprintToken: fingerprintTokenKey(base.secret), pow: powKey(base.secret) },
     metrics: serviceMetrics(base.metrics),
     decisions: openDecisionLog(base.database, outbox, base.worker?.commit),
     rules: new RuleStore(base),
-    siteKeys: new SiteKeyCache<ScoringSite>(),
+    siteKeys,
+    siteChanges: new SiteChangeFeed(base.database, siteKeys, base.logger),
     outbox,
     identity: base.worker?.identity ?? new IdentityClusters(base),
     ipIntel: options.ipIntel ?? new IpIntel(base.config.ipDatabase),

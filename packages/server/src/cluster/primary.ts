@@ -6,7 +6,7 @@ import { Readiness } from '../readiness.ts';
 import { LocalSharedState } from '../scoring/shared-state.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
-import { READY, type ReadyMessage } from './protocol.ts';
+import { isMessage, READY, type ReadyMessage, SITE_CHANGED, type SiteChangedMessage } from './protocol.ts';
 
 /** Set in a worker's environment by the primary: the primary's hot state's `remembersSince`. */
 export const WORKER_ENV = 'WARDEN_WORKER_OF_PRIMARY';
@@ -71,6 +71,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     firstListen = resolve;
   });
 
+  // A site change committed by one worker (or here) reaches every other worker's site key cache.
+  const siteChanged = (from?: Worker) => {
+    for (const worker of listening)
+      if (worker !== from && worker.isConnected())
+        worker.send({ t: SITE_CHANGED } as never, undefined, () => {});
+  };
+  ctx.services.siteChanges.alsoTell(() => siteChanged());
+
   cluster.setupPrimary({ serialization: 'advanced' });
   const fork = (): void => {
     const startedAt = Date.now();
@@ -79,6 +87,12 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
       if (worker.isConnected()) worker.send(message as never, undefined, () => {});
     };
     serveOwner(services, { send, onMessage: (handler) => worker.on('message', handler) });
+    worker.on('message', (message) => {
+      if (isMessage<SiteChangedMessage>(message, SITE_CHANGED)) {
+        ctx.services.siteKeys.changed();
+        siteChanged(worker);
+      }
+    });
     worker.on('error', (err) => logger.warn({ err, worker: worker.id }, 'worker channel error'));
     worker.on('listening', (address) => {
       listening.add(worker);

@@ -40,6 +40,16 @@ export const RESPONSE = 'warden.owner.res';
 /** Primary → worker: every start-up step of the primary settled (`failed` names one that failed). */
 export const READY = 'warden.owner.ready';
 
+/**
+ * Worker → primary: a site or workspace change this worker committed; primary → worker: one that
+ * another worker (or the primary) committed. The receiver forgets its remembered site lookups.
+ */
+export const SITE_CHANGED = 'warden.site.changed';
+
+export interface SiteChangedMessage {
+  t: typeof SITE_CHANGED;
+}
+
 export interface OwnerRequest {
   t: typeof REQUEST;
   id: number;

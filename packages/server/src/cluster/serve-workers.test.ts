@@ -125,6 +125,38 @@ describe('serve --workers 2', () => {
     expect(statuses.filter((st) => st === 429)).toHaveLength(4);
   });
 
+  it('refuses keys rotated through one worker on every worker at once', { timeout: 60_000 }, async () => {
+    const creds = JSON.parse(fs.readFileSync(path.join(s.dataDir, 'demo-credentials.json'), 'utf8'));
+    const signedIn = await request(s.baseUrl, 'POST', '/api/auth/login', {
+      email: creds.email,
+      password: creds.password,
+    });
+    expect(signedIn.status).toBe(200);
+    const auth = { authorization: `Bearer ${signedIn.body.data!.accessToken as string}` };
+    const created = await request(
+      s.baseUrl,
+      'POST',
+      '/api/sites',
+      { workspaceId: creds.workspaceId, name: 'Rotated', allowedOrigins: [] },
+      auth,
+    );
+    expect(created.status).toBe(201);
+    const site = created.body.data as { id: string; siteKey: string; secretKey: string };
+    const keys = { 'x-site-key': site.siteKey, 'x-secret-key': site.secretKey };
+    const verify = () =>
+      request(s.baseUrl, 'POST', '/api/antibot/verify', login('rotation', '198.51.100.27'), keys);
+    // Every worker (round robin) now remembers the site for up to 1 s.
+    const warm = [];
+    for (let i = 0; i < 4; i++) warm.push((await verify()).status);
+    expect(warm).toEqual([201, 201, 201, 201]);
+    const rotated = await request(s.baseUrl, 'POST', `/api/sites/${site.id}/rotate-keys`, undefined, auth);
+    expect(rotated.status).toBe(200);
+    // The next requests, on both workers, well within that 1 s: the old keys are gone everywhere.
+    const after = [];
+    for (let i = 0; i < 4; i++) after.push((await verify()).body.error?.code);
+    expect(after).toEqual(['invalid_site_key', 'invalid_site_key', 'invalid_site_key', 'invalid_site_key']);
+  });
+
   it('starts a killed worker again and loses nothing it acknowledged', { timeout: 120_000 }, async () => {
     const before = await server(s).verify(login('before_crash', '198.51.100.26'));
     expect(before.status).toBe(201);

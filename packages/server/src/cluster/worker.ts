@@ -11,7 +11,14 @@ import { IpcHotState } from './ipc-hot-state.ts';
 import { OwnerClient } from './owner-client.ts';
 import { OwnerSharedState } from './owner-shared-state.ts';
 import { WORKER_ENV } from './primary.ts';
-import { type Channel, isMessage, READY, type ReadyMessage } from './protocol.ts';
+import {
+  type Channel,
+  isMessage,
+  READY,
+  type ReadyMessage,
+  SITE_CHANGED,
+  type SiteChangedMessage,
+} from './protocol.ts';
 
 /** The worker's end of the cluster IPC channel. */
 function processChannel(): Channel {
@@ -73,6 +80,17 @@ export async function runWorker(config: Config, logger: Logger): Promise<number>
     ...(hotState ? { hotState } : {}),
   });
   const ctx = { ...base, readiness };
+  // Site changes: this worker's go to the primary, the others' come from it (no key outlives its rotation).
+  ctx.services.siteChanges.alsoTell(() => {
+    try {
+      channel.send({ t: SITE_CHANGED } satisfies SiteChangedMessage);
+    } catch {
+      // The primary is gone: this worker exits (below), no other worker is left to tell.
+    }
+  });
+  channel.onMessage((message) => {
+    if (isMessage<SiteChangedMessage>(message, SITE_CHANGED)) ctx.services.siteKeys.changed();
+  });
   const app = await buildApp(ctx);
   await app.listen({ host: config.host, port: config.port });
   logger.debug({ pid: process.pid }, 'worker listening');

@@ -232,6 +232,8 @@ describe.each(testDialects())('site auth of the scoring routes on %s', (dialect)
     let now = Date.now();
     const clocked = await createTestApp({ dialect, now: () => now });
     try {
+      // On PostgreSQL lookups are remembered once the change listener is up (site-change-feed.ts).
+      await clocked.ctx.services.siteChanges.whenListening();
       const elsewhere = await createTestWorkspace(clocked.ctx, { origins: [BROWSER_ORIGIN] });
       const post = () =>
         clocked.app.inject({

@@ -16,9 +16,11 @@ import { sha256Hex } from '../workspace/tokens.ts';
  * Server routes: `X-Site-Key` + `X-Secret-Key`, compared in constant time.
  * Runs as a preValidation hook: after 413/415/invalid_json, before schema validation.
  *
- * Sites are looked up by key and remembered for at most 1 s, and until a site or workspace changes in
- * this process (workspace/site-key-cache.ts): a key rotated here stops working at once (interface §5
- * rule 6); another process sharing the PostgreSQL database sees it within 1 s (SPEC §10).
+ * Sites are looked up by key and remembered for at most 1 s, and until a site or workspace changes
+ * (workspace/site-key-cache.ts): a key rotated here, or in another server process (told by NOTIFY
+ * on PostgreSQL, by the primary under `serve --workers`; workspace/site-change-feed.ts), stops
+ * working at once (interface §5 rule 6). A CLI command beside the server on SQLite is seen within
+ * the 1 s (SPEC §10).
  */
 export type Surface = 'browser' | 'server';
 

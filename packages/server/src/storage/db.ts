@@ -44,6 +44,11 @@ export interface Database {
   sqliteFile?: string;
   /** The PostgreSQL schema this database lives in, when not the default (tests). */
   pgSchema?: string;
+  /**
+   * A new PostgreSQL connection outside the pool, not yet connected, to the same database and
+   * schema (the site change feed's LISTEN); undefined on SQLite.
+   */
+  dedicatedPgClient?: () => PgModule.Client;
   /** Run `task` (e.g. stop a thread that writes to the same file) before the database closes. */
   onClose(task: () => Promise<void>): void;
   close(): Promise<void>;
@@ -81,16 +86,18 @@ export function openDatabase(options: DatabaseOptions): Database {
   };
   if (options.databaseUrl) {
     const schema = options.pgSchema;
-    const pool = new (loadPg().Pool)({
+    const connection = {
       connectionString: options.databaseUrl,
-      max: 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
+    };
+    const pool = new (loadPg().Pool)({ ...connection, max: 10 });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
       ...(schema ? { pgSchema: schema } : {}),
+      // TCP keepalive: a LISTEN connection only reads, a dead peer would otherwise go unnoticed.
+      dedicatedPgClient: () => new (loadPg().Client)({ ...connection, keepAlive: true }),
       onClose,
       close: closeAfterTasks(() => db.destroy()),
     };

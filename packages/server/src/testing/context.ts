@@ -102,6 +102,21 @@ export interface TestContextOptions {
   env?: Record<string, string>;
   /** The clock of the context and of its hot state (default: the wall clock). */
   now?: () => number;
+  /** Another process's view of this database: the context opens its own connections to it. */
+  sameDatabaseAs?: Database;
+  /** How long site-key lookups are remembered (default SITE_KEY_CACHE_TTL_MS). */
+  siteKeyTtlMs?: number;
+}
+
+/** A second Database on `database`'s PostgreSQL schema, as another server process would open it. */
+function openSameDatabase(database: Database): Database {
+  if (!TEST_DATABASE_URL || !database.pgSchema) throw new Error('a PostgreSQL test database is needed');
+  return openDatabase({ databaseUrl: TEST_DATABASE_URL, pgSchema: database.pgSchema });
+}
+
+function openContextDatabase(options: TestContextOptions): Promise<Database> {
+  if (options.sameDatabaseAs) return Promise.resolve(openSameDatabase(options.sameDatabaseAs));
+  return options.sqliteFile ? openFileTestDatabase() : openTestDatabase(options.dialect);
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<AppContext> {
@@ -109,14 +124,17 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   return withServices(
     {
       config,
-      database: options.sqliteFile ? await openFileTestDatabase() : await openTestDatabase(options.dialect),
+      database: await openContextDatabase(options),
       hotState: openTestHotState(options.hotState, options.now),
       metrics: new Registry(),
       logger: pino({ level: process.env.WARDEN_TEST_LOG_LEVEL ?? 'silent' }),
       secret: randomBytes(32).toString('base64url'),
       now: options.now ?? Date.now,
     },
-    { ipIntel: sharedIpIntel(config) },
+    {
+      ipIntel: sharedIpIntel(config),
+      ...(options.siteKeyTtlMs === undefined ? {} : { siteKeyTtlMs: options.siteKeyTtlMs }),
+    },
   );
 }
 

@@ -10,6 +10,28 @@ describe('site key cache', () => {
     expect(cache.get('pk_a', 1_000)).toBeUndefined();
   });
 
+  it('remembers a lookup for the time it is given', async () => {
+    const cache = new SiteKeyCache<string>(60_000);
+    await cache.lookup('pk_a', 0, async () => 'site a');
+    expect(cache.get('pk_a', 59_999)).toBe('site a');
+    expect(cache.get('pk_a', 60_000)).toBeUndefined();
+  });
+
+  it('remembers nothing while told not to (a lost change listener), and forgets what it had', async () => {
+    const cache = new SiteKeyCache<string>();
+    await cache.lookup('pk_a', 0, async () => 'site a');
+    cache.remember(false);
+    expect(cache.get('pk_a', 1)).toBeUndefined();
+    let loads = 0;
+    const load = async () => `site a ${++loads}`;
+    expect(await cache.lookup('pk_a', 1, load)).toBe('site a 1');
+    expect(await cache.lookup('pk_a', 2, load)).toBe('site a 2');
+    expect(cache.get('pk_a', 2)).toBeUndefined();
+    cache.remember(true);
+    await cache.lookup('pk_a', 3, load);
+    expect(cache.get('pk_a', 4)).toBe('site a 3');
+  });
+
   it('forgets everything when a site or workspace changes', async () => {
     const cache = new SiteKeyCache<string>();
     await cache.lookup('pk_a', 0, async () => 'site a');

@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../storage/db.ts';
+
 /**
  * Scoring looks its site up by key on every request. On the embedded SQLite database that query
  * costs about 35 µs, mostly re-reading pages: SQLite drops a connection's page cache whenever
@@ -5,20 +8,26 @@
  * PostgreSQL it is a round trip per request, most of scale mode's statements without this cache.
  *
  * So the lookups are remembered, for at most `SITE_KEY_CACHE_TTL_MS`. Every change to sites and
- * workspaces made in this process goes through workspace/sites.ts and workspace/workspaces.ts,
- * which call `changed()` on the process's cache (`SiteChanges`): a key rotated here stops working
- * at once (interface §5 rule 6). A change made by another process (a CLI command beside the server,
- * `warden workspace plan`; another server process on the same PostgreSQL database) is seen when the
- * entry expires: SPEC §10's 1 s, the most any two processes disagree. At that expiry a key looked up
- * 1,000 times a second misses once a second, so the cache still saves nearly every lookup.
- * Unknown keys are not remembered.
+ * workspaces goes through workspace/sites.ts and workspace/workspaces.ts, which tell the process's
+ * `SiteChangeFeed` (site-change-feed.ts): it calls `changed()` here, and tells the other server
+ * processes, whose feeds call their caches' `changed()`: on PostgreSQL by NOTIFY at commit (each
+ * process LISTENs; while its listener is down it calls `remember(false)` and nothing is
+ * remembered), under `serve --workers` through the primary. So a rotated key stops working in
+ * every server process at once (interface §5 rule 6). What nobody announces (a CLI command beside
+ * the server on SQLite, `warden workspace plan`; a direct SQL edit; a change missed while a dropped
+ * listener went unnoticed) is seen when the entry expires: SPEC §10's 1 s. At that expiry a key
+ * looked up 1,000 times a second misses once a second, so the cache still saves nearly every
+ * lookup. Unknown keys are not remembered.
  */
 export const SITE_KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 1_000;
 
-/** Told of every change to a site or a workspace (sites.ts and workspaces.ts call it). */
+/**
+ * Told of every change to a site or a workspace (sites.ts and workspaces.ts call it with the
+ * connection or transaction that wrote it): services.ts's `SiteChangeFeed`, or a bare cache.
+ */
 export interface SiteChanges {
-  changed(): void;
+  changed(db: Kysely<DB>): void | Promise<void>;
 }
 
 /** For a process that remembers no sites (the CLI commands): nothing to forget. */
@@ -31,6 +40,11 @@ interface Remembered<T> {
 
 /** One per process (services.ts: `siteKeys`). */
 export class SiteKeyCache<T> implements SiteChanges {
+  /**
+   * Off while this process could miss another's change (its PostgreSQL listener is down, or not
+   * up yet): every lookup loads then.
+   */
+  private remembering = true;
   private readonly entries = new Map<string, Remembered<T>>();
   /**
    * Loads in progress: the requests that miss together (every request of a busy key when its
@@ -40,6 +54,9 @@ export class SiteKeyCache<T> implements SiteChanges {
   /** Bumped by every change to a site or a workspace in this process: all remembered lookups go. */
   private generation = 0;
 
+  /** `ttlMs`: how long a lookup is remembered (tests make it long, to see that only a change ends it). */
+  constructor(private readonly ttlMs = SITE_KEY_CACHE_TTL_MS) {}
+
   changed(): void {
     this.generation++;
     this.entries.clear();
@@ -47,8 +64,15 @@ export class SiteKeyCache<T> implements SiteChanges {
     this.loading.clear();
   }
 
+  /** Remember lookups (again) or not; either way what is remembered now goes. */
+  remember(on: boolean): void {
+    this.remembering = on;
+    this.changed();
+  }
+
   /** The remembered value of `key`, else what `load` finds (remembered unless a change overtook it). */
   lookup(key: string, now: number, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (!this.remembering) return load();
     const remembered = this.get(key, now);
     if (remembered !== undefined) return Promise.resolve(remembered);
     const pending = this.loading.get(key);
@@ -59,7 +83,7 @@ export class SiteKeyCache<T> implements SiteChanges {
         // A change during the load may have come after what it read: not remembered then.
         if (value !== undefined && seen === this.generation) {
           if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-          this.entries.set(key, { value, until: now + SITE_KEY_CACHE_TTL_MS });
+          this.entries.set(key, { value, until: now + this.ttlMs });
         }
         return value;
       })

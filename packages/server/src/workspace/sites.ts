@@ -152,7 +152,7 @@ export async function updateSite(
     })
     .where('id', '=', site.id)
     .execute();
-  changes.changed();
+  await changes.changed(db);
   return next;
 }
 
@@ -177,6 +177,6 @@ export async function rotateSiteKeys(
     })
     .where('id', '=', siteId)
     .execute();
-  changes.changed();
+  await changes.changed(db);
   return keys;
 }

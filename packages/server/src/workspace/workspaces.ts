@@ -57,7 +57,7 @@ export async function setPlan(
     .set({ plan, updated_at: now })
     .where('id', '=', id)
     .executeTakeFirst();
-  changes.changed();
+  await changes.changed(db);
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -192,7 +192,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         settings: v.settings,
       });
       const updated = await db.transaction().execute(async (trx) => {
-        const row = await updateSite(trx, site, patch, now, ctx.services.siteKeys);
+        const row = await updateSite(trx, site, patch, now, ctx.services.siteChanges);
         await recordAudit(
           trx,
           actor,
@@ -209,6 +209,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         );
         return row;
       });
+      ctx.services.siteChanges.committed();
       return ok(siteView(updated));
     },
   );
@@ -232,7 +233,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const actor = await actorOf(ctx, principalOf(request));
       // The audit entry names the new public site key and when; never a secret.
       const keys = await db.transaction().execute(async (trx) => {
-        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteKeys);
+        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteChanges);
         await recordAudit(
           trx,
           actor,
@@ -249,6 +250,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         );
         return rotated;
       });
+      ctx.services.siteChanges.committed();
       request.log.info({ siteId: site.id }, 'site keys rotated');
       return ok({
         siteId: site.id,
