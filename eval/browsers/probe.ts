@@ -34,6 +34,14 @@ export interface ProbeReport {
     untrusted: number;
     /** Moves whose getCoalescedEvents() held more than one event (the compositor merged real input). */
     coalescedMulti: number;
+    /**
+     * Mouse pointermoves whose position is off the screen's pixel grid (clientX·dpr or
+     * clientY·dpr more than 0.01 from a whole number), of those judged (top frame, pinch-zoom
+     * scale 1). CDP `Input.dispatchMouseEvent` takes any fractional CSS position; Windows and
+     * X11 place the pointer on whole device pixels (macOS and Wayland may not).
+     */
+    offGrid: number;
+    offGridJudged: number;
     /** Share of moves with movementX and movementY both 0. */
     zeroMovementShare: number;
     /** Distinct (screenX − clientX, screenY − clientY) offsets seen. */
@@ -79,7 +87,7 @@ export interface ProbeReport {
   timing: { firstInputMs: number | null; submitMs: number; userActivation: boolean | null };
   /**
    * The raw input, for offline analysis (`--json`): every pointermove [performance.now(), clientX,
-   * clientY, coalesced events, their time span ms, timeStamp], pointerdown [t, x, y] and pointerup [t], key [down t, hold ms] (the first 4,000 each).
+   * clientY, coalesced events, their time span ms, timeStamp, predicted events (−1 without getPredictedEvents), pointerrawupdate events since the previous move, movementX, movementY], pointerdown [t, x, y] and pointerup [t], key [down t, hold ms] (the first 4,000 each).
    */
   trace?: { moves: number[][]; downs: number[][]; ups: number[]; keys: number[][] };
 }
@@ -95,11 +103,13 @@ export const PROBE_JS = `(() => {
   const focusAtLoad = document.hasFocus();
   let firstInput = null;
   const seen = () => { if (firstInput === null) firstInput = performance.now() - t0; };
-  const moves = { count: 0, untrusted: 0, coalescedMulti: 0, zero: 0, offsets: new Set(), stamps: [], latency: [], withSourceCapabilities: 0 };
+  const moves = { count: 0, untrusted: 0, coalescedMulti: 0, offGrid: 0, offGridJudged: 0, zero: 0, offsets: new Set(), stamps: [], latency: [], withSourceCapabilities: 0 };
   const recentMoves = [];
   const trace = { moves: [], downs: [], ups: [], keys: [] };
   const r1 = (v) => Math.round(v * 10) / 10;
-  addEventListener('pointermove', (e) => { if (trace.moves.length < 4000) { const c = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : []; trace.moves.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), c.length, c.length > 1 ? r1(c[c.length - 1].timeStamp - c[0].timeStamp) : 0, r1(e.timeStamp)]); } }, true);
+  addEventListener('pointermove', (e) => { if (trace.moves.length < 4000) { const c = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : []; trace.moves.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), c.length, c.length > 1 ? r1(c[c.length - 1].timeStamp - c[0].timeStamp) : 0, r1(e.timeStamp), typeof e.getPredictedEvents === 'function' ? e.getPredictedEvents().length : -1, rawUpdates, e.movementX, e.movementY]); rawUpdates = 0; } }, true);
+  let rawUpdates = 0;
+  addEventListener('pointerrawupdate', () => { rawUpdates++; }, true);
   addEventListener('pointerdown', (e) => { if (trace.downs.length < 4000) trace.downs.push([r1(performance.now()), r1(e.clientX), r1(e.clientY)]); }, true);
   addEventListener('pointerup', () => { if (trace.ups.length < 4000) trace.ups.push(r1(performance.now())); }, true);
   addEventListener('mousemove', (e) => {
@@ -115,6 +125,11 @@ export const PROBE_JS = `(() => {
   }, true);
   addEventListener('pointermove', (e) => {
     if (typeof e.getCoalescedEvents === 'function' && e.getCoalescedEvents().length > 1) moves.coalescedMulti++;
+    if (e.pointerType === 'mouse' && window.top === window && (!window.visualViewport || window.visualViewport.scale === 1)) {
+      moves.offGridJudged++;
+      const off = (v) => Math.abs(v * devicePixelRatio - Math.round(v * devicePixelRatio)) > 0.01;
+      if (off(e.clientX) || off(e.clientY)) moves.offGrid++;
+    }
   }, true);
   const clicks = [];
   let lastDown = null;
@@ -200,7 +215,7 @@ export const PROBE_JS = `(() => {
       focus: { atLoad: focusAtLoad, atSubmit: focusAtSubmit, windowFocusEvents: focusEvents, windowBlurEvents: blurEvents },
       visibility: document.visibilityState,
       workerMismatches: mismatches, workerError: w.error,
-      moves: { count: moves.count, untrusted: moves.untrusted, coalescedMulti: moves.coalescedMulti,
+      moves: { count: moves.count, untrusted: moves.untrusted, coalescedMulti: moves.coalescedMulti, offGrid: moves.offGrid, offGridJudged: moves.offGridJudged,
         zeroMovementShare: moves.count ? round(moves.zero / moves.count) : 0, screenOffsets: [...moves.offsets].slice(0, 5),
         intervalMedianMs: round(median(ints)), intervalMinMs: ints.length ? round(Math.min(...ints)) : null,
         latencyMedianMs: round(median(moves.latency)), withSourceCapabilities: moves.withSourceCapabilities },

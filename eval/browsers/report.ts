@@ -90,6 +90,7 @@ export function evidenceTable(setups: Setup[], outcomes: VisitOutcome[]): string
     pad('setup', 34),
     pad('moves', 5),
     pad('coal>1', 6),
+    pad('offgrid', 7),
     pad('mv ms', 5),
     pad('lat ms', 6),
     pad('scr-cli', 9),
@@ -113,6 +114,14 @@ export function evidenceTable(setups: Setup[], outcomes: VisitOutcome[]): string
       pad(s.id, 34),
       pad(med(ps.map((p) => p.moves.count)), 5),
       pad(med(ps.map((p) => p.moves.coalescedMulti)), 6),
+      pad(
+        med(
+          ps.map((p) =>
+            p.moves.offGridJudged ? Math.round((100 * p.moves.offGrid) / p.moves.offGridJudged) : null,
+          ),
+        ),
+        7,
+      ),
       pad(med(ps.map((p) => p.moves.intervalMedianMs)), 5),
       pad(med(ps.map((p) => p.moves.latencyMedianMs)), 6),
       pad([...new Set(ps.flatMap((p) => p.moves.screenOffsets))].slice(0, 2).join(' ') || '-', 9),
@@ -128,7 +137,7 @@ export function evidenceTable(setups: Setup[], outcomes: VisitOutcome[]): string
     ].join(' ');
   });
   const legend =
-    'moves: mousemove events; coal>1: moves with >1 coalesced event; mv ms: median interval; lat ms: median event.timeStamp→handler;\n' +
+    'moves: mousemove events; coal>1: moves with >1 coalesced event; offgrid: % of mouse moves off the device-pixel grid; mv ms: median interval; lat ms: median event.timeStamp→handler;\n' +
     'scr-cli: screenX−clientX,screenY−clientY; keys: keydowns; inNoKey: input events with no keydown in 100 ms; dwell: key hold ms;\n' +
     'clk mv: moves in the 1 s before a press; clk dx,dy: |press − target centre| px; press: pointer pressure; focus: document.hasFocus() at submit;\n' +
     'submit s: load → submit; window: outer−inner size, window position, screen and available screen, worker/page mismatches.';
