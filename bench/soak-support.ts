@@ -93,7 +93,8 @@ async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
 
 /**
  * Where the memory of a process is (for --detail): RSS split into anonymous and file-backed pages
- * (/proc status), and the V8 heap of its main thread from its /metrics (prom-client's defaults).
+ * (/proc status), and the V8 heap of its main thread from its /metrics (prom-client's defaults):
+ * used and total, and the total of its new (young generation), old, code and large-object spaces.
  */
 export async function memoryDetail(pid: number, port: number): Promise<string> {
   let status = '';
@@ -111,13 +112,29 @@ export async function memoryDetail(pid: number, port: number): Promise<string> {
   }
   const metric = (name: string) =>
     Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const space = (name: string) => metric(`nodejs_heap_space_size_total_bytes\\{space="${name}"\\}`);
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
   return (
     `anon ${mb(kb('RssAnon') * 1024)} file ${mb(kb('RssFile') * 1024)} MB; ` +
-    `V8 heap used ${mb(metric('nodejs_heap_size_used_bytes'))} of ${mb(metric('nodejs_heap_size_total_bytes'))} MB, ` +
+    `V8 heap used ${mb(metric('nodejs_heap_size_used_bytes'))} of ${mb(metric('nodejs_heap_size_total_bytes'))} MB ` +
+    `(new ${mb(space('new'))} old ${mb(space('old'))} code ${mb(space('code'))} large ${mb(space('large_object'))}), ` +
     `external ${mb(metric('nodejs_external_memory_bytes'))} MB`
   );
 }
+
+/** CPU time (user + system, all threads) a process has used, in ms (Linux /proc), 0 when it is gone. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Resident set size of a process in bytes (Linux /proc), 0 when it is gone. */
 export function rssOf(pid: number): number {

@@ -3,7 +3,8 @@
  * does (the `warden` CLI, embedded SQLite in a temporary data dir, webhook worker on), drives
  * POST /api/antibot/verify on loopback with bodies in which every event is a new account, IP,
  * e-mail, device and payment hash, prints the server's RSS every 10 s and, at the end, the RSS
- * slope per 1,000 requests (least squares over the whole run and over its second half).
+ * slope per 1,000 requests (least squares over the whole run and over its second half), its peak,
+ * and the server's CPU time per request (all its threads: the cost of a garbage-collector setting).
  * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
  * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
  * identity clusters are built on pro and enterprise only), --detail (with each sample: anonymous and
@@ -12,7 +13,7 @@
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
+import { cpuMsOf, highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   let done = 0;
   let failed = 0;
   const started = Date.now();
+  const cpuAtStart = cpuMsOf(pid);
   const samples: Array<[number, number]> = [[0, rssOf(pid)]];
   console.log(`   t(s)  requests   req/s   RSS(MB)`);
   console.log(
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
   await ended;
   clearInterval(sampler);
   const endRss = rssOf(pid);
+  const cpuMs = cpuMsOf(pid) - cpuAtStart;
   samples.push([done, endRss]);
   await server.stop();
 
@@ -108,6 +111,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `RSS slope per 1,000 requests: ${perK(slope(samples))} over the whole run, ${perK(slope(half))} over the second half`,
+  );
+  console.log(
+    `server CPU (all threads): ${(cpuMs / 1000).toFixed(0)} s, ${((cpuMs * 1000) / done).toFixed(0)} µs per request`,
   );
   if (failed > 0) process.exitCode = 1;
 }

@@ -20,7 +20,7 @@ describe('config', () => {
     });
     expect(c.powFloor).toBe(14);
     expect(c.ruleTimeBudgetMs).toBe(25);
-    expect(c.memoryBudgetBytes).toBe(96 * 1024 * 1024);
+    expect(c.memoryBudgetBytes).toBe(64 * 1024 * 1024);
     expect(c.http).toEqual({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,

@@ -105,11 +105,16 @@ export const SETTINGS = {
 export type FlagName = keyof typeof SETTINGS;
 
 /**
- * Default WARDEN_MEMORY_MB. Measured: a started process is ~150 MB RSS (code, IP database, SQLite)
- * and GC head room, the writer thread and SQLite caches take ~50 MB more under load, so 96 MB of
- * state keeps the whole process near 300 MB RSS.
+ * Default WARDEN_MEMORY_MB: the whole process should stay under 300 MB RSS. Measured with
+ * `npm run bench:soak -- --detail` (high-cardinality stream, embedded SQLite, Node 20): a started
+ * process is ~140–170 MB (50 MB of it the node binary; IP database ~25 MB; V8's young generation
+ * 32 MB); under load the rest is V8 head room above the live heap (heap-tuning.ts), the writer
+ * thread and SQLite's page caches (storage/sqlite-connection.mjs). Each MB of budget costs ~1.2 MB
+ * of RSS once full (the hot state's share 1:1 in typed arrays, the identity graph's with the V8
+ * heap's head room): 96 MB plateaued at 330–345 MB RSS, 64 MB at the figure in
+ * docs/architecture.md ("Memory outside the budget").
  */
-export const DEFAULT_MEMORY_MB = 96;
+export const DEFAULT_MEMORY_MB = 64;
 /**
  * How the memory budget is split: the in-process hot state (state/memory.ts) and the identity
  * graph. Each never holds more than its share of memoryBudgetBytes.

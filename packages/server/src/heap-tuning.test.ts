@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { HEAP_GROWING_PERCENT, SCAVENGE_FLAG, tuneHeap } from './heap-tuning.ts';
 
 describe('tuneHeap', () => {
+  it('lets the old generation grow at most 30 % past its live size before collecting', () => {
+    expect(HEAP_GROWING_PERCENT).toBe(30);
+  });
+
   it('bounds how far the heap grows past its live size, and scavenges on the main thread', () => {
     const set: string[] = [];
     const expected = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--no-parallel-scavenge'];

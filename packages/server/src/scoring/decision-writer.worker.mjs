@@ -5,7 +5,7 @@
 // waits for the write lock.
 import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../storage/sqlite-connection.mjs';
+import { openSqlite, SQLITE_CACHE_KB } from '../storage/sqlite-connection.mjs';
 import { decisionCommit } from './decision-commit.mjs';
 
 // Named for `top -H` and the benchmark's CPU per thread (bench/lib/proc-stat.ts); Linux only.
@@ -15,7 +15,7 @@ try {
   // Another system: the thread keeps its name.
 }
 
-const sqlite = openSqlite(workerData.file);
+const sqlite = openSqlite(workerData.file, SQLITE_CACHE_KB.writer);
 const commit = decisionCommit(sqlite, workerData.sql);
 // The connection is open and the statements prepared: the main thread may count on this thread.
 parentPort.postMessage({ type: 'ready' });

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { identityEvent as ev } from './identity-fixtures.ts';
 import { IdentityGraph, IP_FANOUT, type Member } from './identity-graph.ts';
@@ -137,4 +139,45 @@ describe('identity graph under a memory budget', () => {
     expect(c.payments).toBe(0);
     expect(c.size).toBe(1);
   });
+});
+
+describe("identity graph's accounting", () => {
+  // The heap is measured after full collections: gc() made callable for this test.
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+
+  /** Keys shaped like production's (bench/soak.ts's high-cardinality stream), one event each. */
+  function event(n: number, kinds: string) {
+    return ev(`soak_acct_${n}`, {
+      d: kinds.includes('d') ? `dev_${((n * 2654435761) >>> 0).toString(16).padStart(12, '0')}` : '',
+      p: kinds.includes('p') ? `pm_soak_${n.toString(36)}` : '',
+      ip: kinds.includes('i')
+        ? `${11 + ((n >>> 24) & 63)}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
+        : '',
+      at: 1_700_000_000_000 + n,
+    });
+  }
+
+  it.each(['a', 'ad', 'ap', 'ai', 'adpi'])(
+    'takes no more heap than its budget once full (%s: accounts, devices, payments, IPs)',
+    (kinds) => {
+      const budget = 8 * MB;
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const g = new IdentityGraph(budget);
+      let most = 0;
+      for (let n = 0; n < 120_000; n++) {
+        g.observe(1, event(n, kinds));
+        // Once full (evicting), the heap it holds at several points of its churn.
+        if (n >= 60_000 && n % 10_000 === 0) {
+          gc();
+          most = Math.max(most, process.memoryUsage().heapUsed - before);
+        }
+      }
+      expect(g.stats().evicted).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(budget);
+      // And the estimate is not wildly pessimistic either: the budget is used.
+      expect(most).toBeGreaterThan(budget * 0.75);
+    },
+  );
 });

@@ -1,4 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 
+/** Page cache of each connection in KiB: the main thread's and the decision writer's. */
+export declare const SQLITE_CACHE_KB: { readonly main: number; readonly writer: number };
+
 /** Open `file` (or ':memory:') with Warden's settings (see sqlite-connection.mjs). */
-export declare function openSqlite(file: string): SqliteDatabase.Database;
+export declare function openSqlite(file: string, cacheKb?: number): SqliteDatabase.Database;
