@@ -1,6 +1,5 @@
 import type { AppContext } from '../../packages/server/src/context.ts';
 import { buildApp } from '../../packages/server/src/http/app.ts';
-import { MemoryHotState } from '../../packages/server/src/state/memory.ts';
 import { createTestWorkspace } from '../../packages/server/src/testing/accounts.ts';
 import { createTestContext } from '../../packages/server/src/testing/context.ts';
 import { Api } from './api.ts';
@@ -28,16 +27,17 @@ export interface Harness {
 }
 
 export async function startHarness(t0: number): Promise<Harness> {
-  const base = await createTestContext({
+  const clock = new VirtualClock(t0);
+  // One clock for the context and its hot state, given before the services are built: the engine
+  // they hold reads and writes that hot state.
+  const ctx: AppContext = await createTestContext({
+    now: clock.now,
     env: {
       WARDEN_RATE_SERVER_PER_SECOND: '1000000',
       WARDEN_RATE_BROWSER_PER_SECOND: '1000000',
       WARDEN_TRUSTED_PROXIES: '127.0.0.1',
     },
   });
-  await base.hotState.close();
-  const clock = new VirtualClock(t0);
-  const ctx: AppContext = { ...base, now: clock.now, hotState: new MemoryHotState(clock.now) };
   const app = await buildApp(ctx);
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const { site } = await createTestWorkspace(ctx, { plan: 'pro', origins: ['https://shop.example'] });

@@ -86,10 +86,14 @@ export interface ScoringEngine {
   readonly checksLimit?: boolean;
   /**
    * The hot-state writes to apply once the decision is durably recorded (risky devices, recent
-   * risk, the browser session): the recording applies them with the commit, where hot state is.
+   * risk, the browser session), as data: a `serve --workers` worker hands them to the primary with
+   * the commit, where hot state is.
    */
   outcome?(input: ScoringInput, result: EngineResult): HotStateWrite[];
-  /** Apply `outcome` now (after the decision is durably recorded). Must not throw. */
+  /**
+   * Apply `outcome` now, to the hot state `score` read (after the decision is durably recorded, in
+   * one process). Must not throw.
+   */
   afterRecord?(input: ScoringInput, result: EngineResult): Promise<void>;
   /** Start-up work that would otherwise delay the first decisions (awaited by readiness). */
   prepare?(): Promise<void>;

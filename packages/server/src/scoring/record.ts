@@ -4,7 +4,6 @@ import type { AppContext } from '../context.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
-import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
@@ -145,24 +144,28 @@ export function recordDecision(
 }
 
 /**
- * Record the decision and, once it is durable, apply the hot-state writes of its outcome (failing
- * those only logs). A `serve --workers` worker on the embedded default does both on the primary,
- * in the one commit message (cluster/owner.ts).
+ * Record the decision and, once it is durable, remember its outcome in hot state (risky devices,
+ * recent risk, the browser session). In one process the engine applies its outcome itself, to the
+ * hot state it read (`afterRecord`); a `serve --workers` worker on the embedded default hands the
+ * outcome's writes, as data, to the primary with the commit (one message, cluster/owner.ts).
  */
 async function recordWithOutcome(
   ctx: AppContext,
+  engine: ScoringEngine,
+  input: ScoringInput,
+  result: EngineResult,
   row: DecisionsTable,
   key: IdempotencyKeysTable | undefined,
-  writes: readonly HotStateWrite[],
-  signals: readonly Signal[],
 ): Promise<boolean> {
   const onPrimary = ctx.worker?.commit;
-  if (onPrimary) return onPrimary(row, key, writes);
-  if (!(await recordDecision(ctx.services.decisions, row, key, signals))) return false;
-  try {
-    await applyWrites(ctx.hotState, writes);
-  } catch (err) {
-    ctx.logger.warn({ err, decisionId: row.id }, 'decision outcome not remembered');
+  if (onPrimary) return onPrimary(row, key, engine.outcome?.(input, result) ?? []);
+  if (!(await recordDecision(ctx.services.decisions, row, key, result.signals))) return false;
+  if (engine.afterRecord) {
+    try {
+      await engine.afterRecord(input, result);
+    } catch (err) {
+      ctx.logger.warn({ err, decisionId: row.id }, 'decision outcome not remembered');
+    }
   }
   return true;
 }
@@ -248,16 +251,8 @@ async function scoreAndWrite(
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
   const row = decisionRow(scoringInput, result, decision);
-  const writes = engine.outcome?.(scoringInput, result) ?? [];
-  if (!(await recordWithOutcome(ctx, row, key, writes, result.signals))) return null;
+  if (!(await recordWithOutcome(ctx, engine, scoringInput, result, row, key))) return null;
   countDecision(ctx, input.surface, request.context.event_type, result, decisionMs);
-  if (!engine.outcome && engine.afterRecord) {
-    try {
-      await engine.afterRecord(scoringInput, result);
-    } catch (err) {
-      ctx.logger.warn({ err, decisionId: scoringInput.decisionId }, 'engine afterRecord failed');
-    }
-  }
   const scored: ScoreEventResult = { replayed: false, decision };
   if (input.limit && result.admitted) scored.limitHeaders = admit(input.limit, result.admitted);
   return scored;
