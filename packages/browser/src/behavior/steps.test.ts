@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { path as ghostPath } from 'ghost-cursor';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+// The repository's one seeded PRNG (tests only: the SDK itself does not depend on the server).
+import { mulberry32 } from '../../../server/src/testing/rng.ts';
 import { PointerStepCounter } from './steps.ts';
 
 type Fake = Omit<Partial<PointerEvent>, 'getCoalescedEvents'> & {
@@ -43,17 +45,8 @@ function humanTraces(): Array<Array<[number, number, number]>> {
     );
 }
 
-/** Seeded (mulberry32) so the generated sessions are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded so the generated sessions are the same on every run. */
+const rng = mulberry32;
 
 /**
  * A login the way the eval's `xdotool-ghost` drives it: ghost-cursor's own `path()` (Bezier,
