@@ -148,7 +148,11 @@ $metadata['__DYNAMIC:1__'] = ['host' => '__DEFAULT__', 'auth' => 'example-userpa
   fs.writeFileSync(path.join(dir, 'metadata/saml20-sp-remote.php'), '<?php\n');
 
   let output = '';
-  const child: ChildProcess = spawn(PHP, ['-S', `127.0.0.1:${port}`, '-t', SIMPLESAMLPHP_WWW], {
+  // No opcache: PHP's built-in server caches compiled files (Debian: opcache.enable On,
+  // revalidate_freq 2 s), so a key change written within 2 s of the last sign-in could be served
+  // stale, and the IdP would sign with the previous key.
+  const args = ['-d', 'opcache.enable=0', '-S', `127.0.0.1:${port}`, '-t', SIMPLESAMLPHP_WWW];
+  const child: ChildProcess = spawn(PHP, args, {
     env: { ...process.env, SIMPLESAMLPHP_CONFIG_DIR: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
