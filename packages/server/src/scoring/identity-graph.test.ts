@@ -1,8 +1,9 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import type { Member } from './identity-entries.ts';
 import { identityEvent as ev } from './identity-fixtures.ts';
-import { IdentityGraph, IP_FANOUT, type Member } from './identity-graph.ts';
+import { IdentityGraph, IP_FANOUT } from './identity-graph.ts';
 
 const MB = 1024 * 1024;
 

@@ -21,28 +21,22 @@
  * same as the cluster grows and, when two clusters merge, the younger one's id gives way to the
  * older one's.
  */
+import {
+  ACCOUNT,
+  DEVICE,
+  ENTRY_BYTES,
+  type Entry,
+  IP,
+  IpUse,
+  LinkUse,
+  type LruNode,
+  Member,
+  PAYMENT,
+} from './identity-entries.ts';
+
 export const IP_FANOUT = 3;
 export const IP_RECENT_MS = 7 * 24 * 60 * 60 * 1000;
 
-const ACCOUNT = 0;
-const DEVICE = 1;
-const PAYMENT = 2;
-const IP = 3;
-type Kind = typeof ACCOUNT | typeof DEVICE | typeof PAYMENT | typeof IP;
-
-/**
- * Estimated bytes per entry besides its key's characters (map slot, entry object, key string
- * headers; an account's node; an IP's two small arrays). Measured on Node 20 with keys shaped like
- * bench/soak.ts's: the most heap (after full collections) a full graph held while it evicted, per
- * entry, plus ~8 % so the budget holds however the entries mix. identity-graph.test.ts checks the
- * heap against the budget (the previous 280/170/170/310 let it hold up to 12 % more).
- */
-export const ENTRY_BYTES: Readonly<Record<Kind, number>> = {
-  [ACCOUNT]: 330,
-  [DEVICE]: 230,
-  [PAYMENT]: 230,
-  [IP]: 370,
-};
 /**
  * Entries are spread over this many maps, so that no single map grows large: a large Map's
  * rehash (when it grows, or has filled up with deleted slots) copies every entry in one go.
@@ -56,79 +50,6 @@ export interface IdentityEvent {
   ip: string;
   at: number;
 }
-
-/** A place on the least-recently-used list (the list's head is a bare node). */
-interface LruNode {
-  lp: LruNode;
-  ln: LruNode;
-}
-
-/** An account: a union-find node and, while remembered, a member of its cluster's ring. */
-export class Member implements LruNode {
-  readonly kind = ACCOUNT;
-  lp: LruNode = this;
-  ln: LruNode = this;
-  parent: Member | null = null;
-  /** Ring of the remembered members of one cluster (doubly linked, circular). */
-  next: Member = this;
-  prev: Member = this;
-  evicted = false;
-  // Valid on roots only.
-  /** Remembered members. */
-  size = 1;
-  /** Members ever joined (union by weight keeps the trees shallow). */
-  weight = 1;
-  /** One remembered member (where the ring is walked from); null when none is left. */
-  ring: Member | null = this;
-  /** The earliest member (its account id keys the cluster). */
-  keyMember: Member = this;
-  keyFirst: number;
-  devices = 0;
-  payments = 0;
-  ips = 0;
-
-  constructor(
-    /** The map key: site number, "a", account id. */
-    readonly key: string,
-    public first: number,
-  ) {
-    this.keyFirst = first;
-  }
-
-  get id(): string {
-    return this.key.slice(this.key.indexOf('a') + 1);
-  }
-}
-
-/** A device or payment hash: the first account that used it. */
-class LinkUse implements LruNode {
-  lp: LruNode = this;
-  ln: LruNode = this;
-  /** A second account used it (counted once in the cluster's shared devices/payments). */
-  shared = false;
-  constructor(
-    readonly kind: typeof DEVICE | typeof PAYMENT,
-    readonly key: string,
-    public first: Member,
-  ) {}
-}
-
-/** An IP: its first accounts and when each last used it, until more than IP_FANOUT did. */
-class IpUse implements LruNode {
-  readonly kind = IP;
-  lp: LruNode = this;
-  ln: LruNode = this;
-  crowded = false;
-  /** The member of the cluster where this IP is counted as shared; null while it links nobody. */
-  counted: Member | null = null;
-  constructor(
-    readonly key: string,
-    public members: Member[],
-    public seen: number[],
-  ) {}
-}
-
-type Entry = Member | LinkUse | IpUse;
 
 export interface ClusterCounts {
   /** The earliest member's account id (the cluster id is derived from it). */

@@ -4,7 +4,8 @@ import { type Config, MEMORY_SHARES } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { HistoryDecisions } from '../decisions/history-queries.ts';
 import type { IdentitySummary } from './engine-types.ts';
-import { type IdentityEvent, IdentityGraph, type Member } from './identity-graph.ts';
+import type { Member } from './identity-entries.ts';
+import { type IdentityEvent, IdentityGraph } from './identity-graph.ts';
 
 export type { IdentityEvent } from './identity-graph.ts';
 export { IP_FANOUT, IP_RECENT_MS } from './identity-graph.ts';
