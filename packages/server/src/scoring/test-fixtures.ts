@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import { mulberry32 } from '../testing/rng.ts';
 import { behaviorMetrics } from './behavior-metrics.ts';
 import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
 import type { Features } from './features.ts';
@@ -213,4 +214,29 @@ export function traceFiles(dir: string): string[] {
     .filter((f) => f.endsWith('.txt'))
     .sort()
     .map((f) => path.join(full, f));
+}
+
+/** Rounded to 0.1 (what the SDK sends). */
+const tenth = (v: number) => Math.round(v * 10) / 10;
+
+/** Human key presses: varied dwell and gaps. */
+export function humanKeys(seed: number, n: number, t0: number): number[][] {
+  const rand = mulberry32(seed);
+  const keys: number[][] = [];
+  let t = t0;
+  for (let i = 0; i < n; i++) {
+    keys.push([tenth(t), tenth(60 + rand() * 70)]);
+    t += 90 + rand() * 220 + (i % 5 === 4 ? 400 : 0);
+  }
+  return keys;
+}
+
+/** Several DELBOT human traces one after another (5 s apart), as one page's mouse samples. */
+export function humanSession(files: number, offset = 0): number[][] {
+  const out: number[][] = [];
+  for (const [k, file] of traceFiles('circles_human_pc1')
+    .slice(offset, offset + files)
+    .entries())
+    for (const [t, x, y] of loadTrace(file).mouse) out.push([t + 5000 * (k + 1), x, y]);
+  return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
-import { baseFeatures, loadTrace, traceFiles } from '../test-fixtures.ts';
+import { baseFeatures, humanKeys, humanSession, loadTrace, traceFiles } from '../test-fixtures.ts';
 import { behavior, scriptedInput } from './behavior.ts';
 
 const BOT_RULES = new Set([
@@ -161,18 +161,6 @@ function bezierForm(seed: number, targets: Pt[], pauseMs: number) {
   return { mouse, mouse_moves: moves };
 }
 
-/** Human key presses: varied dwell and gaps. */
-function humanKeys(seed: number, n: number, t0: number): number[][] {
-  const rand = mulberry32(seed);
-  const keys: number[][] = [];
-  let t = t0;
-  for (let i = 0; i < n; i++) {
-    keys.push([r1(t), r1(60 + rand() * 70)]);
-    t += 90 + rand() * 220 + (i % 5 === 4 ? 400 : 0);
-  }
-  return keys;
-}
-
 /** Click targets spread over a page (fields, a checkbox, the submit button). */
 const TARGETS: Pt[] = [
   { x: 820, y: 310 },
@@ -181,16 +169,6 @@ const TARGETS: Pt[] = [
   { x: 560, y: 260 },
   { x: 1010, y: 610 },
 ];
-
-/** Several DELBOT human traces one after another (5 s apart), as one page's mouse samples. */
-function humanSession(files: number, offset = 0): number[][] {
-  const out: number[][] = [];
-  for (const [k, file] of traceFiles('circles_human_pc1')
-    .slice(offset, offset + files)
-    .entries())
-    for (const [t, x, y] of loadTrace(file).mouse) out.push([t + 5000 * (k + 1), x, y]);
-  return out;
-}
 
 describe('smooth synthetic mouse paths', () => {
   const rulesOf = (evidence: unknown, overrides = {}) =>
@@ -336,71 +314,5 @@ describe('behaviour trust and shared mailboxes', () => {
         .map((s) => s.rule);
     expect(run(1)).toContain('behavior_humanlike');
     expect(run(2)).not.toContain('behavior_humanlike');
-  });
-});
-
-describe('pointer moved in jumps (mouse_sparse_updates)', () => {
-  /** A person's page (DELBOT human strokes, varied keys) with the SDK's `pointer_steps` summary. */
-  const evaluate = (steps: unknown, over: Record<string, unknown> = {}) => {
-    const mouse = humanSession(4);
-    const f = baseFeatures({
-      surface: 'browser',
-      event_type: 'login',
-      behavior: behaviorMetrics({
-        mouse,
-        mouse_moves: mouse.length,
-        key_samples: humanKeys(5, 24, 2000),
-        key_presses: 24,
-        time_to_submit_ms: 30000,
-        pointer_steps: steps,
-      }),
-      ...over,
-    });
-    return { f, rules: behavior.evaluate(f).map((s) => s.rule) };
-  };
-
-  it('flags a page whose pointer jumped in single events 40+ ms apart (xdotool stepping ghost-cursor: 33–71 of 96–127)', () => {
-    const { f, rules } = evaluate({ moving: 121, sparse: 58 });
-    expect(rules).toContain('mouse_sparse_updates');
-    expect(rules).not.toContain('behavior_humanlike');
-    // Soft: a remote desktop may update the pointer this rarely, so it never makes input "scripted".
-    expect(scriptedInput(f)).toBe(false);
-  });
-
-  it('leaves people alone: the replayed person in real chromium (≤ 8 of 188, 4 %) and DELBOT (≤ 2 per session)', () => {
-    for (const steps of [
-      { moving: 188, sparse: 8 },
-      { moving: 382, sparse: 2 },
-      { moving: 60, sparse: 9 }, // a short page with a few hiccups: under 10 steps
-      { moving: 400, sparse: 40 }, // a long one: 10 %
-    ]) {
-      const { rules } = evaluate(steps);
-      expect(rules).not.toContain('mouse_sparse_updates');
-      expect(rules).toContain('behavior_humanlike');
-    }
-    // Older SDKs and browsers without getCoalescedEvents send nothing.
-    expect(evaluate(undefined).rules).toContain('behavior_humanlike');
-  });
-
-  it('counts with another tell for behavior_bot_combined, and not on phones', () => {
-    const steps = { moving: 57, sparse: 23 };
-    const { rules } = evaluate(steps);
-    expect(rules).toContain('mouse_sparse_updates');
-    expect(evaluate(steps, { ua_mobile: true }).rules).not.toContain('mouse_sparse_updates');
-    const mouse = humanSession(4);
-    const pynput = behavior
-      .evaluate(
-        baseFeatures({
-          surface: 'browser',
-          behavior: behaviorMetrics({
-            mouse,
-            mouse_moves: mouse.length,
-            presses: { count: 3, quick: 3, median_ms: 1 },
-            pointer_steps: steps,
-          }),
-        }),
-      )
-      .map((s) => s.rule);
-    expect(pynput).toEqual(expect.arrayContaining(['mouse_sparse_updates', 'behavior_bot_combined']));
   });
 });
