@@ -2,11 +2,7 @@ import { openDecisionLog } from '../packages/server/src/decisions/decision-log.t
 import type { Database } from '../packages/server/src/storage/db.ts';
 import { openDatabase } from '../packages/server/src/storage/db.ts';
 import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
-import {
-  decisionRow,
-  recordDecision,
-  type SiteFixture,
-} from '../packages/server/src/webhooks/test-fixtures.ts';
+import { decisionRow, type SiteFixture } from '../packages/server/src/webhooks/test-fixtures.ts';
 
 /**
  * The benchmark's decision producer: records decisions with their outbox rows, one transaction
@@ -32,9 +28,7 @@ export async function produce(
   while (produced < total) {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + perTick);
     for (; produced < due && inFlight.size < inFlightMax; produced++) {
-      const p: Promise<boolean> = recordDecision(decisions, decisionRow(site)).finally(() =>
-        inFlight.delete(p),
-      );
+      const p: Promise<boolean> = decisions.record(decisionRow(site)).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     if (inFlight.size >= inFlightMax) await Promise.race(inFlight);

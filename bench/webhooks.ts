@@ -29,7 +29,6 @@ import {
   configureWebhook,
   createSite,
   decisionRow,
-  recordDecision,
   type SiteFixture,
 } from '../packages/server/src/webhooks/test-fixtures.ts';
 import { produce } from './bench-webhook-producer.ts';
@@ -139,7 +138,7 @@ async function main(): Promise<void> {
     // the dispatcher alone.
     for (let i = 0; i < total; i += 500) {
       const batch = Array.from({ length: Math.min(500, total - i) }, () => decisionRow(site));
-      await Promise.all(batch.map((decision) => recordDecision(ctx.services.decisions, decision)));
+      await Promise.all(batch.map((decision) => ctx.services.decisions.record(decision)));
     }
     console.log(`[bench:webhooks] drain mode: ${total} deliveries queued on ${database.dialect}`);
     const start = Date.now();

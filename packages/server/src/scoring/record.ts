@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { Decision, Signal } from '@warden/protocol';
+import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
-import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -130,20 +129,6 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
 }
 
 /**
- * Decision row + outbox row + the request's idempotency key row in one transaction (shared with
- * the decisions recorded in the same moment: decision-writer.ts). False: the key was taken by
- * another decision meanwhile, and nothing was written.
- */
-export function recordDecision(
-  decisions: DecisionLog,
-  row: DecisionsTable,
-  key?: IdempotencyKeysTable,
-  signals?: readonly Signal[],
-): Promise<boolean> {
-  return decisions.record(row, key, signals);
-}
-
-/**
  * Record the decision and, once it is durable, remember its outcome in hot state (risky devices,
  * recent risk, the browser session). In one process the engine applies its outcome itself, to the
  * hot state it read (`afterRecord`); a `serve --workers` worker on the embedded default hands the
@@ -159,7 +144,9 @@ async function recordWithOutcome(
 ): Promise<boolean> {
   const onPrimary = ctx.worker?.commit;
   if (onPrimary) return onPrimary(row, key, engine.outcome?.(input, result) ?? []);
-  if (!(await recordDecision(ctx.services.decisions, row, key, result.signals))) return false;
+  // Decision row + outbox row + the idempotency key row in one transaction (decision-writer.ts);
+  // false: the key was taken by another decision meanwhile, and nothing was written.
+  if (!(await ctx.services.decisions.record(row, key, result.signals))) return false;
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(input, result);

@@ -10,7 +10,7 @@ import { behaviorMetrics } from './behavior-metrics.ts';
 import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
 import type { Features } from './features.ts';
 import type { HistoryCounts } from './history.ts';
-import { decisionData, decisionRow, recordDecision as recordDecisionRow } from './record.ts';
+import { decisionData, decisionRow } from './record.ts';
 
 export const HUMAN_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -94,7 +94,7 @@ export async function recordDecision(
   result: EngineResult,
 ): Promise<void> {
   const data = decisionData(input.decisionId, result, 0, input.now);
-  await recordDecisionRow(ctx.services.decisions, decisionRow(input, result, data));
+  await ctx.services.decisions.record(decisionRow(input, result, data));
 }
 
 export function rules(result: EngineResult): string[] {

@@ -14,7 +14,7 @@ import { MemoryHotState } from '../state/memory.ts';
 import { migrate, openDatabase } from '../storage/db.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { OutboxSignal } from './outbox.ts';
-import { decisionRow, recordDecision } from './test-fixtures.ts';
+import { decisionRow } from './test-fixtures.ts';
 
 const [mode, siteId, workspaceId] = process.argv.slice(2);
 if (!siteId || !workspaceId || (mode !== 'load' && mode !== 'drain')) {
@@ -47,9 +47,7 @@ if (mode === 'load') {
   const site = { siteId, workspaceId };
   for (;;) {
     // Small bursts of concurrent transactions: a kill lands mid-write as often as mid-send.
-    await Promise.all(
-      Array.from({ length: 5 }, () => recordDecision(ctx.services.decisions, decisionRow(site))),
-    );
+    await Promise.all(Array.from({ length: 5 }, () => ctx.services.decisions.record(decisionRow(site))));
     await new Promise((r) => setTimeout(r, 5));
   }
 }

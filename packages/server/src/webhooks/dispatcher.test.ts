@@ -9,7 +9,6 @@ import {
   createSite,
   decisionRow,
   type LocalReceiver,
-  recordDecision,
   setPlan,
   startReceiver,
   waitFor,
@@ -39,7 +38,7 @@ describe('dispatcher on a SQLite file (decision writer thread)', () => {
     try {
       const site = await createSite(ctx.database, 'pro');
       await configureWebhook(ctx.database, site.siteId, receiver.url);
-      await recordDecision(ctx.services.decisions, decisionRow(site));
+      await ctx.services.decisions.record(decisionRow(site));
       // Another connection holds the write lock, as the writer thread does while it commits.
       const other = new SqliteDatabase(ctx.database.sqliteFile!);
       other.exec('begin immediate');
@@ -108,7 +107,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     });
     const site = await createSite(ctx.database, 'pro');
     const secret = await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     dispatcher();
     const row = await waitFor(async () => {
       const r = await delivery();
@@ -135,7 +134,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     receiver.setHandler((_req, res) => res.writeHead(503).end('x'.repeat(10_000)));
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     dispatcher();
     const row = await waitFor(async () => {
       const r = await delivery();
@@ -156,7 +155,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     });
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     const d = new WebhookDispatcher(ctx, { timeoutMs: 1_000, backoffBaseS: 0 });
     dispatchers.push(d);
     await d.runOnce();
@@ -172,7 +171,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const b = await createSite(ctx.database, 'pro');
     for (const s of [a, b]) {
       await configureWebhook(ctx.database, s.siteId, receiver.url);
-      await recordDecision(ctx.services.decisions, decisionRow(s));
+      await ctx.services.decisions.record(decisionRow(s));
     }
     await configureWebhook(ctx.database, a.siteId, receiver.url, false);
     await setPlan(ctx.database, b.workspaceId, 'free');
@@ -185,7 +184,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
   it('connects only to the address it checked, keeping the Host name', async () => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, `http://hooks.example.com:${receiver.port}/in`);
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     const lookups: string[] = [];
     const d = new WebhookDispatcher(ctx, {
       lookup: async (host) => {
@@ -204,7 +203,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const strictCtx = { ...ctx, config: { ...ctx.config, unsafeWebhookTargets: false } };
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, 'https://hooks.example.com/in');
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     const d = new WebhookDispatcher(strictCtx, {
       lookup: async () => [{ address: '10.0.0.7', family: 4 }],
     });
@@ -220,9 +219,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     const count = 150;
-    await Promise.all(
-      Array.from({ length: count }, () => recordDecision(ctx.services.decisions, decisionRow(site))),
-    );
+    await Promise.all(Array.from({ length: count }, () => ctx.services.decisions.record(decisionRow(site))));
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
     dispatcher({ batchSize: 10, concurrency: 16, timeoutMs: 10_000 });
@@ -244,7 +241,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
   it('re-claims a delivery whose lease expired (crashed worker)', async () => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
-    await recordDecision(ctx.services.decisions, decisionRow(site));
+    await ctx.services.decisions.record(decisionRow(site));
     await ctx.database.db
       .updateTable('webhook_deliveries')
       .set({ lease_owner: 'dead-worker', lease_until: Date.now() + 60_000 })

@@ -5,7 +5,7 @@ import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries, OutboxSignal } from './outbox.ts';
 import { internalAccountId } from './payload.ts';
-import { configureWebhook, createSite, decisionRow, recordDecision, setPlan } from './test-fixtures.ts';
+import { configureWebhook, createSite, decisionRow, setPlan } from './test-fixtures.ts';
 
 describe.each(testDialects())('outbox on %s', (dialect) => {
   let database: Database;
@@ -22,7 +22,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     const decision = decisionRow(site, { created_at: Date.UTC(2025, 0, 2, 3, 4, 5, 6) });
-    await recordDecision(decisions, decision);
+    await decisions.record(decision);
     const rows = await deliveries();
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
@@ -73,8 +73,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
   it('includes amount and payment hash when present, "" for unknown ip and user agent', async () => {
     const site = await createSite(database, 'enterprise');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
-    await recordDecision(
-      decisions,
+    await decisions.record(
       decisionRow(site, { order_amount: 0, payment_hash: 'pm_1', ip_address: '', user_agent: '' }),
     );
     const data = JSON.parse((await deliveries())[0]!.payload).data;
@@ -92,20 +91,20 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
 
   it('writes nothing without a webhook, with a disabled webhook or on the free plan', async () => {
     const none = await createSite(database, 'pro');
-    await recordDecision(decisions, decisionRow(none));
+    await decisions.record(decisionRow(none));
     const disabled = await createSite(database, 'pro');
     await configureWebhook(database, disabled.siteId, 'https://hooks.example.com/w', false);
-    await recordDecision(decisions, decisionRow(disabled));
+    await decisions.record(decisionRow(disabled));
     const free = await createSite(database, 'free');
     await configureWebhook(database, free.siteId, 'https://hooks.example.com/w');
-    await recordDecision(decisions, decisionRow(free));
+    await decisions.record(decisionRow(free));
     expect(await deliveries()).toHaveLength(0);
   });
 
   it('lets the demo workspace through on any plan', async () => {
     const demo = await createSite(database, 'free', true);
     await configureWebhook(database, demo.siteId, 'https://hooks.example.com/w');
-    await recordDecision(decisions, decisionRow(demo));
+    await decisions.record(decisionRow(demo));
     expect(await deliveries()).toHaveLength(1);
   });
 
@@ -113,8 +112,8 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     const decision = decisionRow(site);
-    await recordDecision(decisions, decision);
-    await expect(recordDecision(decisions, decision)).rejects.toThrow();
+    await decisions.record(decision);
+    await expect(decisions.record(decision)).rejects.toThrow();
     expect(await deliveries()).toHaveLength(1);
   });
 
@@ -123,7 +122,7 @@ describe.each(testDialects())('outbox on %s', (dialect) => {
     const b = await createSite(database, 'pro');
     for (const s of [a, b]) {
       await configureWebhook(database, s.siteId, 'https://hooks.example.com/w');
-      await recordDecision(decisions, decisionRow(s));
+      await decisions.record(decisionRow(s));
     }
     expect(await cancelPendingDeliveries(database.db, a.siteId, 'the webhook is disabled')).toBe(1);
     await setPlan(database, b.workspaceId, 'free');

@@ -17,7 +17,6 @@ import {
   createSite,
   decisionRow,
   type LocalReceiver,
-  recordDecision,
   startReceiver,
 } from './test-fixtures.ts';
 
@@ -37,7 +36,7 @@ describe('real deliveries against independent verifiers', () => {
     const site = await createSite(ctx.database, 'pro');
     const secret = await configureWebhook(ctx.database, site.siteId, receiver.url);
     const decision = decisionRow(site);
-    await recordDecision(ctx.services.decisions, decision);
+    await ctx.services.decisions.record(decision);
     await new WebhookDispatcher(ctx).runOnce();
     const captured = receiver.requests[0]!;
     const header = String(captured.headers['service-signature']);
@@ -69,7 +68,7 @@ describe('real deliveries against independent verifiers', () => {
     const secret = await configureWebhook(ctx.database, site.siteId, url);
     handler = nodeHttpHandler(createWebhookReceiver({ secret, store, process: async () => undefined }));
     const decision = decisionRow(site);
-    await recordDecision(ctx.services.decisions, decision);
+    await ctx.services.decisions.record(decision);
     const dispatcher = new WebhookDispatcher(ctx);
     await dispatcher.runOnce();
     // A lost acknowledgement: the same delivery arrives again and is recognised as a duplicate.

@@ -131,7 +131,6 @@ export function decisionRow(site: SiteFixture, overrides: Partial<DecisionsTable
 }
 
 /** Record a decision and its outbox row in one transaction, as the scoring routes do. */
-export { recordDecision } from '../scoring/record.ts';
 
 export interface ReceivedRequest {
   method: string;

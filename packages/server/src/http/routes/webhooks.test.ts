@@ -4,7 +4,6 @@ import {
   createMember,
   createSite,
   decisionRow,
-  recordDecision,
   type SiteFixture,
   setPlan,
 } from '../../webhooks/test-fixtures.ts';
@@ -194,7 +193,7 @@ describe('webhook routes', () => {
 
     it('lists at most 25 deliveries, newest first, with the delivery record fields', async () => {
       for (let i = 0; i < 27; i++) {
-        await recordDecision(t.ctx.services.decisions, decisionRow(s, { created_at: Date.now() + i }));
+        await t.ctx.services.decisions.record(decisionRow(s, { created_at: Date.now() + i }));
         await new Promise((r) => setTimeout(r, 2));
       }
       const data = (await call('GET', `/api/webhooks${q(s)}`, token)).json().data;
@@ -249,14 +248,8 @@ describe('webhook routes', () => {
     });
 
     it('202 with a new delivery wrapping the latest decision', async () => {
-      await recordDecision(
-        t.ctx.services.decisions,
-        decisionRow(s, { id: 'req_old', created_at: Date.now() - 1000 }),
-      );
-      await recordDecision(
-        t.ctx.services.decisions,
-        decisionRow(s, { id: 'req_latest', created_at: Date.now() }),
-      );
+      await t.ctx.services.decisions.record(decisionRow(s, { id: 'req_old', created_at: Date.now() - 1000 }));
+      await t.ctx.services.decisions.record(decisionRow(s, { id: 'req_latest', created_at: Date.now() }));
       const res = await call('POST', `/api/webhooks/test${q(s)}`, token);
       expect(res.statusCode).toBe(202);
       const { deliveryId, decisionId } = res.json().data;
