@@ -41,4 +41,6 @@ export interface WorkerLink {
   commit?: RemoteCommit | undefined;
   /** The shared state scoring observes (the engine's; default: this process's, LocalSharedState). */
   sharedState?: ((ctx: AppContext) => SharedState) | undefined;
+  /** `/metrics`: every process's metrics summed, gathered by the primary (cluster/cluster-metrics.ts). */
+  metrics?: (() => Promise<string>) | undefined;
 }

@@ -26,6 +26,8 @@ export interface OwnedServices {
   identity?: IdentityService | undefined;
   /** The durable group commit (SQLite file; PostgreSQL takes each worker's commits directly). */
   commit?: ((row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>) | undefined;
+  /** Every process's metrics as one Prometheus text (cluster/cluster-metrics.ts). */
+  metrics?: (() => Promise<string>) | undefined;
 }
 
 function run(services: OwnedServices, op: OwnerOp): unknown {
@@ -64,6 +66,9 @@ function run(services: OwnedServices, op: OwnerOp): unknown {
     case 'observe':
       if (!services.shared) throw new Error('scoring state is not owned by the primary');
       return services.shared.observe(op[1]);
+    case 'metrics':
+      if (!services.metrics) throw new Error('metrics are not gathered by the primary');
+      return services.metrics();
     case 'commit':
       return commitAndRemember(services, op[1], op[2] ?? undefined, op[3]);
     default:

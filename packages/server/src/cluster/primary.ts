@@ -5,8 +5,16 @@ import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
 import { LocalSharedState } from '../scoring/shared-state.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
+import { ClusterMetrics } from './cluster-metrics.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
-import { isMessage, READY, type ReadyMessage, SITE_CHANGED, type SiteChangedMessage } from './protocol.ts';
+import {
+  type Channel,
+  isMessage,
+  READY,
+  type ReadyMessage,
+  SITE_CHANGED,
+  type SiteChangedMessage,
+} from './protocol.ts';
 
 /** Set in a worker's environment by the primary: the primary's hot state's `remembersSince`. */
 export const WORKER_ENV = 'WARDEN_WORKER_OF_PRIMARY';
@@ -48,6 +56,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
   const identity = embeddedStore ? ctx.services.identity : undefined;
   const shared = new LocalSharedState(ctx, identity);
+  const listening = new Set<Worker>();
+  const metrics = new ClusterMetrics(ctx.metrics, () => [...listening].map(workerChannel));
   // The workers' events are counted here: rebuild every site's counters before they score.
   if (!config.redisUrl) track('velocityHistory', shared.prepare());
   const services: OwnedServices = {
@@ -56,6 +66,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     identity,
     commit: writer ? (row, key) => writer.write(row, key) : undefined,
     onWriteError: (err) => logger.warn({ err }, 'decision outcome not remembered'),
+    metrics: () => metrics.text(),
   };
   const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();
@@ -65,7 +76,6 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
 
   let stopping = false;
   let ready: ReadyMessage | null = null;
-  const listening = new Set<Worker>();
   let firstListen: (address: { port: number }) => void = () => {};
   const allListening = new Promise<{ port: number }>((resolve) => {
     firstListen = resolve;
@@ -83,11 +93,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   const fork = (): void => {
     const startedAt = Date.now();
     const worker = cluster.fork({ [WORKER_ENV]: String(ctx.hotState.remembersSince) });
-    const send = (message: unknown) => {
-      if (worker.isConnected()) worker.send(message as never, undefined, () => {});
-    };
-    serveOwner(services, { send, onMessage: (handler) => worker.on('message', handler) });
+    const channel = workerChannel(worker);
+    serveOwner(services, channel);
     worker.on('message', (message) => {
+      metrics.received(message);
       if (isMessage<SiteChangedMessage>(message, SITE_CHANGED)) {
         ctx.services.siteKeys.changed();
         siteChanged(worker);
@@ -97,7 +106,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     worker.on('listening', (address) => {
       listening.add(worker);
       if (listening.size >= config.workers) firstListen(address);
-      if (ready) send(ready);
+      if (ready) channel.send(ready);
     });
     worker.on('exit', (code, signal) => {
       listening.delete(worker);
@@ -149,6 +158,16 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   await webhooks?.stop();
   await closeContext(ctx);
   return 0;
+}
+
+/** The primary's end of one worker's IPC channel (a message to a worker that is gone is dropped). */
+function workerChannel(worker: Worker): Channel {
+  return {
+    send: (message) => {
+      if (worker.isConnected()) worker.send(message as never, undefined, () => {});
+    },
+    onMessage: (handler) => worker.on('message', handler),
+  };
 }
 
 /** Ask every worker to finish its requests and exit; kill the ones still there after the grace time. */

@@ -15,7 +15,8 @@ import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-sc
  * One operation on what the primary owns: a hot-state call, an identity call, or one of the two
  * coarse operations of a scored event: `observe` (its whole shared state in one query,
  * scoring/shared-state.ts) and `commit` (the decision, then the hot-state writes of its outcome).
- * A plain /verify or /collect is one `observe` and one `commit` (docs/architecture.md).
+ * A plain /verify or /collect is one `observe` and one `commit` (docs/architecture.md). `metrics`:
+ * the whole server's Prometheus text, for the worker that took a `/metrics` scrape.
  */
 export type OwnerOp =
   | ['hit', string, number, number]
@@ -30,6 +31,7 @@ export type OwnerOp =
   | ['set', string, string, number]
   | ['del', string]
   | ['ping']
+  | ['metrics']
   | ['identity', string, IdentityEvent]
   | ['clusterOf', string, readonly string[], number]
   | ['observe', StateQuery]

@@ -1,6 +1,7 @@
 // `warden serve --workers 2` on loopback: every request on its own connection, so the primary's
 // round robin alternates the workers; what must be shared behaves exactly as in one process.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { solveChallenge } from 'altcha-lib/v1';
@@ -45,6 +46,30 @@ function recordedFeatures(dataDir: string, ids: string[]): Array<Record<string, 
   }
 }
 
+/** GET on a new connection (the primary's round robin picks the worker), as text. */
+function getText(baseUrl: string, route: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${baseUrl}${route}`, { agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The sum of a Prometheus counter's series in a /metrics text. */
+function counterTotal(text: string, name: string): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
 afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -73,6 +98,24 @@ describe('serve --workers 2', () => {
       (f) => (f.history as { failed_logins_ip_1h: number }).failed_logins_ip_1h,
     );
     expect(counts).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('answers /metrics with every process summed, whichever worker takes the scrape', {
+    timeout: 60_000,
+  }, async () => {
+    const scrape = async () => {
+      const texts = [await getText(s.baseUrl, '/metrics'), await getText(s.baseUrl, '/metrics')];
+      return texts.map((text) => counterTotal(text, 'warden_decisions_total'));
+    };
+    const before = await scrape();
+    for (let i = 0; i < 5; i++)
+      expect((await server(s).verify(login(`metrics_${i}`, `198.51.100.${60 + i}`))).status).toBe(201);
+    const after = await scrape();
+    // Two scrapes in a row land on both workers: each worker alone counted only its own decisions.
+    expect(before[1]).toBe(before[0]);
+    expect(after.map((total) => total - before[0]!)).toEqual([5, 5]);
+    // The primary's own metrics are in it too (its webhook dispatcher).
+    expect(await getText(s.baseUrl, '/metrics')).toContain('warden_webhook_queue_depth');
   });
 
   it('replays an idempotency key on another worker and refuses another body with 409', {

@@ -7,6 +7,7 @@ import { Readiness } from '../readiness.ts';
 import type { RemoteCommit } from '../scoring/decision-writer.ts';
 import type { IdentityService } from '../scoring/identity.ts';
 import { untilSignal } from '../serve-steps.ts';
+import { answerMetricsRequests } from './cluster-metrics.ts';
 import { IpcHotState } from './ipc-hot-state.ts';
 import { OwnerClient } from './owner-client.ts';
 import { OwnerSharedState } from './owner-shared-state.ts';
@@ -66,20 +67,23 @@ export async function runWorker(config: Config, logger: Logger): Promise<number>
     : undefined;
   // On the embedded default the primary owns the identity graph and commits every decision (and
   // applies its outcome's hot-state writes in the same message).
+  const metrics = () => owner.call<string>(['metrics']);
   const worker = embeddedStore
     ? {
         identity: ownerIdentity(owner),
         commit: ((row, key, writes) =>
           owner.call(['commit', row, key ?? null, writes ?? []])) satisfies RemoteCommit,
         sharedState,
+        metrics,
       }
-    : { identity: undefined, sharedState };
+    : { identity: undefined, sharedState, metrics };
   const base = await createContext(config, logger, {
     migrate: false,
     worker,
     ...(hotState ? { hotState } : {}),
   });
   const ctx = { ...base, readiness };
+  answerMetricsRequests(channel, ctx.metrics);
   // Site changes: this worker's go to the primary, the others' come from it (no key outlives its rotation).
   ctx.services.siteChanges.alsoTell(() => {
     try {

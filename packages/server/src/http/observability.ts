@@ -46,7 +46,7 @@ function metricsHandler(ctx: AppContext) {
       }
     }
     reply.header('content-type', ctx.metrics.contentType);
-    return ctx.metrics.metrics();
+    return ctx.worker?.metrics ? ctx.worker.metrics() : ctx.metrics.metrics();
   };
 }
 
