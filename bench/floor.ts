@@ -21,7 +21,9 @@
  * measured in the same round, requests/s, latency p50/p99.
  * Options: --duration <s> (default 15), --connections <n> (32), --warm <N> (3000), --rounds <R> (2),
  * --scenarios bare,evidence, --levels 1,2,3,4, --threads (every thread's CPU per request),
- * --lean-row (levels 3–4 store no features/evidence/rule-input JSON: only what the interface needs).
+ * --lean-row (levels 3–4 store no features/evidence/rule-input JSON: only what the interface needs),
+ * --rate <n> (requests/s over all connections, e.g. Warden's own rate: CPU per request grows as the
+ * rate falls, since group commits and socket writes gather fewer requests per turn).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,6 +47,7 @@ const SCENARIOS = (arg('scenarios') ?? 'bare,evidence').split(',') as Scenario[]
 const LEVELS = (arg('levels') ?? '1,2,3,4').split(',').map(Number);
 const THREADS = process.argv.includes('--threads');
 const LEAN_ROW = process.argv.includes('--lean-row');
+const RATE = arg('rate') === undefined ? undefined : Number(arg('rate'));
 const WARMUP_S = 3;
 const NAMES = ['', 'echo', 'validate', 'durable', 'webhook'];
 
@@ -71,7 +74,14 @@ interface Measured {
 const answered = new Map<number, number>();
 
 async function measure(server: Running, headers: Record<string, string>, scenario: Scenario, level: number) {
-  const options = { url: server.url, headers, connections: CONNECTIONS, body: BODIES[scenario], next };
+  const options = {
+    url: server.url,
+    headers,
+    connections: CONNECTIONS,
+    body: BODIES[scenario],
+    next,
+    ...(RATE ? { rate: RATE } : {}),
+  };
   const warm = await load({ ...options, seconds: WARMUP_S });
   const before = readThreadTicks(server.pid);
   const result = await load({ ...options, seconds: DURATION_S });
@@ -103,7 +113,8 @@ async function measure(server: Running, headers: Record<string, string>, scenari
 
 function report(scenario: Scenario, rows: Measured[]): void {
   const kb = (BODIES[scenario](0).length / 1024).toFixed(1);
-  console.log(`\n${scenario} bodies (${kb} KB), CPU µs per request${LEAN_ROW ? ', --lean-row' : ''}`);
+  const notes = `${LEAN_ROW ? ', --lean-row' : ''}${RATE ? `, --rate ${RATE}` : ''}`;
+  console.log(`\n${scenario} bodies (${kb} KB), CPU µs per request${notes}`);
   const cells = [
     'level',
     'round',
@@ -183,7 +194,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   console.log(
     `floor bench: POST /api/antibot/verify, ${CONNECTIONS} connections, ${DURATION_S} s per measurement ` +
-      `(+${WARMUP_S} s warm-up), ${ROUNDS} rounds, levels ${LEVELS.join(',')}; node ${process.version}, ` +
+      `(+${WARMUP_S} s warm-up), ${ROUNDS} rounds, levels ${LEVELS.join(',')}${RATE ? `, ${RATE} requests/s` : ''}; node ${process.version}, ` +
       `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; CPU from /proc, all threads`,
   );
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-floor-'));
