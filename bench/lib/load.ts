@@ -8,6 +8,8 @@ export interface LoadOptions {
   /** Seconds, or a fixed number of requests with `amount`. */
   seconds?: number;
   amount?: number;
+  /** Requests per second over all connections (autocannon's overallRate); unbounded without. */
+  rate?: number;
   /** The body of the request numbered n (numbers are never reused within a run). */
   body: (n: number) => string;
   next: () => number;
@@ -18,6 +20,7 @@ export function load(options: LoadOptions): Promise<autocannon.Result> {
     url: options.url,
     connections: options.connections,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 }),
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
     requests: [
       {
         method: 'POST',

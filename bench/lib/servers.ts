@@ -54,12 +54,26 @@ function firstLine<T>(child: ChildProcess, name: string, pick: (line: string) =>
   });
 }
 
-/** The bare Fastify echo, bundled like Warden's production build. */
-export async function startEcho(execArgv: string[] = []): Promise<Running> {
-  const file = await bundle(path.join(BENCH_DIR, 'bench-echo-server.ts'), 'bench-echo-server');
-  const child = spawn(process.execPath, [...execArgv, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await firstLine(child, 'the echo server', (l) => (JSON.parse(l) as { port: number }).port);
+/**
+ * A bench server (bench/`name`.ts) bundled like Warden's production build and started with `args`
+ * and `env`; it prints `{"port": N}` on stdout once listening.
+ */
+export async function startBundled(
+  name: string,
+  { execArgv = [], args = [], env }: { execArgv?: string[]; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<Running> {
+  const file = await bundle(path.join(BENCH_DIR, `${name}.ts`), name);
+  const child = spawn(process.execPath, [...execArgv, file, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...(env ? { env } : {}),
+  });
+  const port = await firstLine(child, name, (l) => (JSON.parse(l) as { port: number }).port);
   return { child, pid: child.pid!, url: `http://127.0.0.1:${port}`, stop: stopper(child) };
+}
+
+/** The bare Fastify echo, bundled like Warden's production build. */
+export function startEcho(execArgv: string[] = []): Promise<Running> {
+  return startBundled('bench-echo-server', { execArgv });
 }
 
 export interface Receiver {
