@@ -12,7 +12,9 @@
  * First `--warm N` distinct events are fed (mixed bare and evidence), so that the measurement runs
  * on a server that has seen N events; then each scenario gets a short warm-up and is measured.
  * Per scenario it prints CPU µs per request per thread (from /proc: main, writer thread, others)
- * and in total, the ratio to the echo's CPU per request for the same bodies, requests/s, latency
+ * and in total, the ratio to the echo's CPU per request for the same bodies (and to the echo paced
+ * to Warden's decisions/s of the first --workers count: CPU per request rises as the rate falls, so
+ * the full-speed echo alone overstates the gap), requests/s, latency
  * p50/p99/max, event-loop delay p99/max (the server's /metrics) and peak RSS (VmHWM, reset per
  * scenario).
  *
@@ -84,9 +86,19 @@ async function measure(
   headers: Record<string, string>,
   scenario: ScenarioName,
   warden: boolean,
+  rate?: number,
 ): Promise<Measured> {
   const body = BODIES[scenario];
-  await load({ url: server.url, headers, connections: CONNECTIONS, seconds: SCENARIO_WARMUP_S, body, next });
+  const paced = rate === undefined ? {} : { rate };
+  await load({
+    url: server.url,
+    headers,
+    connections: CONNECTIONS,
+    seconds: SCENARIO_WARMUP_S,
+    body,
+    next,
+    ...paced,
+  });
   if (warden) await eventLoopDelay(server.url); // starts the delay window
   resetPeakRss(server.pid);
   const before = readThreadTicks(server.pid);
@@ -97,12 +109,13 @@ async function measure(
     seconds: DURATION_S,
     body,
     next,
+    ...paced,
   });
   const after = readThreadTicks(server.pid);
   const cpu = cpuSince(before, after);
   if (THREADS)
     console.log(
-      `  ${warden ? 'warden' : 'echo'} ${scenario}, CPU µs per request by thread: ` +
+      `  ${warden ? 'warden' : rate === undefined ? 'echo' : `echo at ${rate} req/s`} ${scenario}, CPU µs per request by thread: ` +
         threadsSince(before, after)
           .map((t) => `${t.tid}/${t.group} ${(t.us / Math.max(1, result['2xx'])).toFixed(0)}`)
           .join(', '),
@@ -131,7 +144,13 @@ async function measure(
 const us = (v: number) => `${v.toFixed(0)} µs`;
 const msText = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
-function report(scenario: ScenarioName, workers: number, warden: Measured, echo: Measured | undefined): void {
+function report(
+  scenario: ScenarioName,
+  workers: number,
+  warden: Measured,
+  echo: Measured | undefined,
+  pacedEcho: Measured | undefined,
+): void {
   const row = (label: string, w: string, e = '') =>
     console.log(`  ${label.padEnd(34)} ${w.padStart(18)} ${e.padStart(14)}`);
   const kb = (BODIES[scenario](0).length / 1024).toFixed(1);
@@ -152,6 +171,12 @@ function report(scenario: ScenarioName, workers: number, warden: Measured, echo:
   row('                 total', us(warden.cpuUs.total), echo && us(echo.cpuUs.total));
   if (echo)
     row('CPU per decision / echo CPU per request', `${(warden.cpuUs.total / echo.cpuUs.total).toFixed(1)}x`);
+  if (pacedEcho)
+    row(
+      `… / echo paced to ${pacedEcho.perSecond.toFixed(0)} req/s`,
+      `${(warden.cpuUs.total / pacedEcho.cpuUs.total).toFixed(1)}x`,
+      us(pacedEcho.cpuUs.total),
+    );
   row(
     'latency p50 / p99 / max',
     `${warden.latency.p50} / ${warden.latency.p99} / ${warden.latency.max} ms`,
@@ -240,9 +265,31 @@ async function main(): Promise<void> {
 
   const runs: Array<{ workers: number; results: Map<ScenarioName, Measured> }> = [];
   for (const workers of WORKERS) runs.push({ workers, results: await runWarden(workers) });
+
+  // The echo again, paced to the first Warden run's decisions/s: CPU per request falls as the rate
+  // rises (more requests share each event-loop turn and socket write), so the full-speed echo
+  // alone overstates the ratio of a server that runs at a tenth of its rate.
+  const pacedEcho = new Map<ScenarioName, Measured>();
+  if (ECHO && runs[0]) {
+    const echo = await startEcho();
+    try {
+      for (const scenario of SCENARIOS) {
+        const rate = Math.max(1, Math.round(runs[0].results.get(scenario)!.perSecond));
+        pacedEcho.set(scenario, await measure(echo, {}, scenario, false, rate));
+      }
+    } finally {
+      await echo.stop();
+    }
+  }
   for (const { workers, results } of runs)
     for (const scenario of SCENARIOS)
-      report(scenario, workers, results.get(scenario)!, echoResults.get(scenario));
+      report(
+        scenario,
+        workers,
+        results.get(scenario)!,
+        echoResults.get(scenario),
+        workers === runs[0]?.workers ? pacedEcho.get(scenario) : undefined,
+      );
   if (runs.length > 1) {
     console.log('\ndecisions/s by --workers (CPU µs per decision, all processes and threads)');
     for (const scenario of SCENARIOS)
