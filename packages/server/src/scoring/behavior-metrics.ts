@@ -17,8 +17,7 @@ import {
   cv,
   FLAT_SPEED_CV,
   mouseStats,
-  moveLengths,
-  type Point,
+  readMousePath,
   SMOOTH_LONG_TURNS,
   SMOOTH_MIN_TURNS,
   SMOOTH_TURN_CHANGE,
@@ -177,13 +176,12 @@ export const METRIC_THRESHOLDS = {
 
 export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   if (!isRecord(evidence)) return EMPTY;
-  const mouse = samples(evidence, 'mouse', 3) as unknown as Point[];
-  mouse.sort((a, b) => a[0] - b[0]);
+  const mouse = readMousePath(evidence.mouse);
   const keys = samples(evidence, 'key_samples', 2).sort((a, b) => a[0]! - b[0]!);
   const clicks = samples(evidence, 'click_samples', 3).sort((a, b) => a[0]! - b[0]!);
   const scrolls = samples(evidence, 'scroll_samples', 2);
   const touches = samples(evidence, 'touch_samples', 3);
-  const mouseMoves = Math.max(count(evidence, 'mouse_moves'), mouse.length);
+  const mouseMoves = Math.max(count(evidence, 'mouse_moves'), mouse.n);
   const interactions =
     mouseMoves +
     Math.max(count(evidence, 'clicks'), clicks.length) +
@@ -193,8 +191,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const tts = evidence.time_to_submit_ms;
   const firstInput = evidence.first_input_ms;
   const approach = clickApproach(mouse, clicks);
-  const lengths = moveLengths(mouse);
-  const stroke = strokeStats(mouse, lengths);
+  const stroke = strokeStats(mouse);
   const gaps: number[] = [];
   for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
   const dwells = keys.map((k) => k[1]!);
@@ -206,9 +203,9 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     interactions,
     time_to_submit_ms: typeof tts === 'number' && Number.isFinite(tts) ? tts : null,
     paste_count: count(evidence, 'paste_count'),
-    mouse_points: mouse.length,
-    ...(mouse.length >= 3
-      ? mouseStats(mouse, lengths)
+    mouse_points: mouse.n,
+    ...(mouse.n >= 3
+      ? mouseStats(mouse)
       : {
           zero_moves: 0,
           zero_move_count: 0,
@@ -224,8 +221,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     smooth_strokes: stroke.smooth,
     long_smooth_strokes: stroke.longSmooth,
     curvature_strokes: stroke.curvature,
-    moves_per_sample:
-      mouse.length >= 2 && mouse.length < UNDECIMATED_SAMPLES ? mouseMoves / mouse.length : null,
+    moves_per_sample: mouse.n >= 2 && mouse.n < UNDECIMATED_SAMPLES ? mouseMoves / mouse.n : null,
     key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),
     key_samples: keys.length,

@@ -1,4 +1,6 @@
 import { isRecord } from '../fingerprint/device-id.ts';
+import { hypot } from './hypot.ts';
+import type { MousePath } from './mouse-path.ts';
 
 /**
  * Measurements of how input arrived (issue 14): clicks without an approach, clicks at positions a
@@ -55,11 +57,11 @@ export interface ClickApproach {
  * a move of even 100 ms leaves several samples; `page.click()` and `xdotool mousemove; click`
  * leave one (the jump) or none.
  */
-export function clickApproach(mouse: readonly Sample[], clicks: readonly Sample[]): ClickApproach {
+export function clickApproach(mouse: MousePath, clicks: readonly Sample[]): ClickApproach {
   const out = { judged: 0, teleported: 0 };
   if (clicks.length === 0) return out;
-  const from =
-    mouse.length > FULL_RESOLUTION_SAMPLES ? mouse[mouse.length - FULL_RESOLUTION_SAMPLES]![0]! : -1;
+  const { n, t: times } = mouse;
+  const from = n > FULL_RESOLUTION_SAMPLES ? times[n - FULL_RESOLUTION_SAMPLES]! : -1;
   let lo = 0;
   let hi = 0;
   let previous: Sample | undefined;
@@ -68,12 +70,12 @@ export function clickApproach(mouse: readonly Sample[], clicks: readonly Sample[
     const before = previous;
     previous = c;
     if (t - APPROACH_MS < from) continue;
-    while (lo < mouse.length && mouse[lo]![0]! < t - APPROACH_MS) lo++;
+    while (lo < n && times[lo]! < t - APPROACH_MS) lo++;
     if (hi < lo) hi = lo;
-    while (hi < mouse.length && mouse[hi]![0]! <= t) hi++;
+    while (hi < n && times[hi]! <= t) hi++;
     out.judged++;
     // Clicking again where the pointer rests (a second click on one button) is no jump.
-    const moved = !before || Math.hypot(c[1]! - before[1]!, c[2]! - before[2]!) >= REPEAT_AWAY_PX;
+    const moved = !before || hypot(c[1]! - before[1]!, c[2]! - before[2]!) >= REPEAT_AWAY_PX;
     if (hi - lo <= APPROACH_MAX_SAMPLES && moved) out.teleported++;
   }
   return out;
@@ -84,23 +86,28 @@ export function clickApproach(mouse: readonly Sample[], clicks: readonly Sample[
  * REPEAT_AWAY_PX or more away in between: a script clicking stored coordinates. A hand returning
  * to a target lands a few pixels off.
  */
-export function clickRepeats(mouse: readonly Sample[], clicks: readonly Sample[]): number {
+export function clickRepeats(mouse: MousePath, clicks: readonly Sample[]): number {
   let repeats = 0;
   for (let j = 1; j < clicks.length; j++) {
     const c = clicks[j]!;
     for (let i = 0; i < j; i++) {
       const e = clicks[i]!;
       if (e[1] !== c[1] || e[2] !== c[2] || c[0]! - e[0]! < REPEAT_MIN_GAP_MS) continue;
-      const away = mouse.some(
-        (m) => m[0]! > e[0]! && m[0]! < c[0]! && Math.hypot(m[1]! - c[1]!, m[2]! - c[2]!) >= REPEAT_AWAY_PX,
-      );
-      if (away) {
+      if (wentAway(mouse, e[0]!, c)) {
         repeats++;
         break;
       }
     }
   }
   return repeats;
+}
+
+/** Whether the pointer was REPEAT_AWAY_PX or more from click `c` at some time after `since`, before `c`. */
+function wentAway(mouse: MousePath, since: number, c: Sample): boolean {
+  const { n, t, x, y } = mouse;
+  for (let i = 0; i < n; i++)
+    if (t[i]! > since && t[i]! < c[0]! && hypot(x[i]! - c[1]!, y[i]! - c[2]!) >= REPEAT_AWAY_PX) return true;
+  return false;
 }
 
 function median(sorted: readonly number[]): number {

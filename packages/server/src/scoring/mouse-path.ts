@@ -1,22 +1,106 @@
 /**
  * Geometry and timing of a mouse path (the behaviour sampler's [t, x, y] moves): stroke speed
  * profiles, smoothness, turns and intervals. behavior-metrics.ts turns them into features.
+ * The samples are read once into typed arrays (readMousePath): every metric below is a numeric
+ * loop over them, with no object per sample or per move.
  */
+
+import { hypot } from './hypot.ts';
 
 /** Moves further apart than this start a new stroke. */
 export const STROKE_PAUSE_MS = 200;
 
-export type Point = readonly [number, number, number];
+/**
+ * The valid [t, x, y] samples of a `behavior.mouse` list in time order (a stable sort, as sent
+ * when already in order), and the length of every move: `len[i]` from sample i - 1 to sample i
+ * (len[0] unused; hypot is the costly part of these metrics, so it is worked out once). All
+ * of them are views of one buffer, with `scratch`: working space for strokeStats.
+ */
+export interface MousePath {
+  n: number;
+  t: Float64Array;
+  x: Float64Array;
+  y: Float64Array;
+  len: Float64Array;
+  scratch: Float64Array;
+}
 
-export function cv(values: readonly number[]): number | null {
-  if (values.length < 2) return null;
+function isSample(s: unknown): s is readonly number[] {
+  if (!Array.isArray(s) || s.length < 3) return false;
+  const t: unknown = s[0];
+  const x: unknown = s[1];
+  const y: unknown = s[2];
+  return (
+    typeof t === 'number' &&
+    Number.isFinite(t) &&
+    typeof x === 'number' &&
+    Number.isFinite(x) &&
+    typeof y === 'number' &&
+    Number.isFinite(y)
+  );
+}
+
+/** Samples that are not [finite, finite, finite, …] are skipped. */
+export function readMousePath(value: unknown): MousePath {
+  const list: readonly unknown[] = Array.isArray(value) ? value : [];
+  const cap = list.length;
+  const buffer = new Float64Array(5 * cap);
+  const t = buffer.subarray(0, cap);
+  const x = buffer.subarray(cap, 2 * cap);
+  const y = buffer.subarray(2 * cap, 3 * cap);
+  let n = 0;
+  let inOrder = true;
+  for (const s of list) {
+    if (!isSample(s)) continue;
+    if (n > 0 && s[0]! < t[n - 1]!) inOrder = false;
+    t[n] = s[0]!;
+    x[n] = s[1]!;
+    y[n] = s[2]!;
+    n++;
+  }
+  if (!inOrder) sortByTime(n, t, x, y);
+  const len = buffer.subarray(3 * cap, 4 * cap);
+  for (let i = 1; i < n; i++) len[i] = hypot(x[i]! - x[i - 1]!, y[i]! - y[i - 1]!);
+  return { n, t, x, y, len, scratch: buffer.subarray(4 * cap) };
+}
+
+/** Stable: samples of one time keep the order they were sent in. */
+function sortByTime(n: number, t: Float64Array, x: Float64Array, y: Float64Array): void {
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => t[a]! - t[b]!);
+  const [t0, x0, y0] = [t.slice(0, n), x.slice(0, n), y.slice(0, n)];
+  for (let i = 0; i < n; i++) {
+    const j = order[i]!;
+    t[i] = t0[j]!;
+    x[i] = x0[j]!;
+    y[i] = y0[j]!;
+  }
+}
+
+/** Coefficient of variation of values[from, to) (at least 2 values, else null). */
+export function cvOf(values: ArrayLike<number>, from: number, to: number): number | null {
+  const n = to - from;
+  if (n < 2) return null;
   let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / values.length;
+  for (let i = from; i < to; i++) sum += values[i]!;
+  const mean = sum / n;
   if (mean <= 0) return 0;
   let sq = 0;
-  for (const v of values) sq += (v - mean) ** 2;
-  return Math.sqrt(sq / values.length) / mean;
+  for (let i = from; i < to; i++) sq += (values[i]! - mean) ** 2;
+  return Math.sqrt(sq / n) / mean;
+}
+
+export function cv(values: readonly number[]): number | null {
+  return cvOf(values, 0, values.length);
+}
+
+/**
+ * The n smallest-first values of `values` (sorted in place), with NaN ordered as a comparison
+ * sort by `a - b` orders it: typed arrays sort NaN last, so any NaN takes the comparison path.
+ */
+function sortNumbers(values: Float64Array, n: number): ArrayLike<number> {
+  const head = values.subarray(0, n);
+  for (let i = 0; i < n; i++) if (Number.isNaN(head[i]!)) return Array.from(head).sort((a, b) => a - b);
+  return head.sort();
 }
 
 /**
@@ -47,54 +131,7 @@ export const SMOOTH_LONG_TURNS = 24;
  */
 export const UNDECIMATED_SAMPLES = 192;
 
-/**
- * Median absolute change of the signed turning angle between consecutive moves of a stroke, and
- * how many changes it is taken over; null with fewer than SMOOTH_MIN_TURNS.
- */
-function medianTurnChange(
-  points: readonly Point[],
-  start: number,
-  end: number,
-): { median: number; n: number } | null {
-  const changes: number[] = [];
-  let prevTurn: number | null = null;
-  let px = 0;
-  let py = 0;
-  let havePrev = false;
-  for (let i = start + 1; i < end; i++) {
-    const dx = points[i]![1] - points[i - 1]![1];
-    const dy = points[i]![2] - points[i - 1]![2];
-    if (dx === 0 && dy === 0) continue;
-    if (havePrev) {
-      const turn = Math.atan2(px * dy - py * dx, px * dx + py * dy);
-      if (prevTurn !== null) changes.push(Math.abs(turn - prevTurn));
-      prevTurn = turn;
-    }
-    px = dx;
-    py = dy;
-    havePrev = true;
-  }
-  if (changes.length < SMOOTH_MIN_TURNS) return null;
-  changes.sort((a, b) => a - b);
-  return { median: changes[changes.length >> 1]!, n: changes.length };
-}
-
-/**
- * The length of every move: `lengths[i]` from point i - 1 to point i (lengths[0] unused). Worked
- * out once (Math.hypot is the costly part of these metrics) for strokeStats and mouseStats.
- */
-export function moveLengths(points: readonly Point[]): Float64Array {
-  const lengths = new Float64Array(points.length);
-  for (let i = 1; i < points.length; i++)
-    lengths[i] = Math.hypot(points[i]![1] - points[i - 1]![1], points[i]![2] - points[i - 1]![2]);
-  return lengths;
-}
-
-/** Strokes: runs of moves without a pause over 200 ms. */
-export function strokeStats(
-  points: readonly Point[],
-  lengths: Float64Array,
-): {
+export interface StrokeStats {
   strokes: number;
   straight: number;
   max: number;
@@ -102,88 +139,148 @@ export function strokeStats(
   smooth: number;
   longSmooth: number;
   curvature: number;
-} {
-  let strokes = 0;
-  let straight = 0;
-  let flat = 0;
-  let smooth = 0;
-  let longSmooth = 0;
-  let curvature = 0;
-  let max = 0;
-  let start = 0;
-  const flush = (end: number) => {
-    if (end - start < 8) return;
-    let path = 0;
-    const speeds: number[] = [];
-    for (let i = start + 1; i < end; i++) {
-      const d = lengths[i]!;
-      const dt = points[i]![0] - points[i - 1]![0];
-      path += d;
-      if (dt > 0) speeds.push(d / dt);
-    }
-    if (path < 100) return;
-    const a = points[start]!;
-    const b = points[end - 1]!;
-    const ratio = Math.hypot(b[1] - a[1], b[2] - a[2]) / path;
-    strokes++;
-    if (ratio > 0.995) straight++;
-    if (ratio > max) max = ratio;
-    const speedCv = speeds.length >= 6 ? cv(speeds) : null;
-    if (speedCv !== null && speedCv < FLAT_SPEED_CV) flat++;
-    const turnChange = medianTurnChange(points, start, end);
-    if (turnChange !== null) {
-      curvature++;
-      if (turnChange.median < SMOOTH_TURN_CHANGE) {
-        smooth++;
-        if (turnChange.n >= SMOOTH_LONG_TURNS) longSmooth++;
-      }
-    }
-  };
-  for (let i = 1; i <= points.length; i++) {
-    if (i === points.length || points[i]![0] - points[i - 1]![0] > STROKE_PAUSE_MS) {
-      flush(i);
-      start = i;
-    }
-  }
-  return { strokes, straight, max, flat, smooth, longSmooth, curvature };
 }
 
-export function mouseStats(points: readonly Point[], lengths: Float64Array) {
+/**
+ * Strokes: runs of moves without a pause over 200 ms. The path's `scratch` (one slot per sample)
+ * holds a stroke's speeds, then its turn changes.
+ */
+export function strokeStats(path: MousePath): StrokeStats {
+  const { n, t, scratch } = path;
+  const out: StrokeStats = {
+    strokes: 0,
+    straight: 0,
+    max: 0,
+    flat: 0,
+    smooth: 0,
+    longSmooth: 0,
+    curvature: 0,
+  };
+  let start = 0;
+  for (let i = 1; i <= n; i++) {
+    if (i < n && t[i]! - t[i - 1]! <= STROKE_PAUSE_MS) continue;
+    if (i - start >= 8) judgeStroke(path, start, i, scratch, out);
+    start = i;
+  }
+  return out;
+}
+
+function judgeStroke(
+  path: MousePath,
+  start: number,
+  end: number,
+  scratch: Float64Array,
+  out: StrokeStats,
+): void {
+  const { t, x, y, len } = path;
+  let length = 0;
+  let speeds = 0;
+  for (let i = start + 1; i < end; i++) {
+    const d = len[i]!;
+    const dt = t[i]! - t[i - 1]!;
+    length += d;
+    if (dt > 0) scratch[speeds++] = d / dt;
+  }
+  if (length < 100) return;
+  const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
+  out.strokes++;
+  if (ratio > 0.995) out.straight++;
+  if (ratio > out.max) out.max = ratio;
+  const speedCv = speeds >= 6 ? cvOf(scratch, 0, speeds) : null;
+  if (speedCv !== null && speedCv < FLAT_SPEED_CV) out.flat++;
+  const changes = turnChanges(path, start, end, scratch);
+  if (changes < SMOOTH_MIN_TURNS) return;
+  out.curvature++;
+  const median = sortNumbers(scratch, changes)[changes >> 1]!;
+  if (median < SMOOTH_TURN_CHANGE) {
+    out.smooth++;
+    if (changes >= SMOOTH_LONG_TURNS) out.longSmooth++;
+  }
+}
+
+/**
+ * Absolute changes of the signed turning angle between consecutive moves of a stroke (moves with
+ * no displacement skipped), written to `into`; returns how many.
+ */
+function turnChanges(path: MousePath, start: number, end: number, into: Float64Array): number {
+  const { x, y } = path;
+  let count = 0;
+  let prevTurn = 0;
+  let haveTurn = false;
+  let px = 0;
+  let py = 0;
+  let havePrev = false;
+  for (let i = start + 1; i < end; i++) {
+    const dx = x[i]! - x[i - 1]!;
+    const dy = y[i]! - y[i - 1]!;
+    if (dx === 0 && dy === 0) continue;
+    if (havePrev) {
+      const turn = Math.atan2(px * dy - py * dx, px * dx + py * dy);
+      if (haveTurn) into[count++] = Math.abs(turn - prevTurn);
+      prevTurn = turn;
+      haveTurn = true;
+    }
+    px = dx;
+    py = dy;
+    havePrev = true;
+  }
+  return count;
+}
+
+export interface MouseStats {
+  zero_moves: number;
+  zero_move_count: number;
+  reversals: number;
+  mean_turn: number;
+  interval_cv: number | null;
+  mean_interval_ms: number | null;
+}
+
+/** Zero-length moves, turns and reversals within strokes, and the intervals between samples. */
+export function mouseStats(path: MousePath): MouseStats {
+  const { n, t, x, y, len } = path;
   let zero = 0;
   let turns = 0;
   let reversals = 0;
   let turnSum = 0;
-  const intervals: number[] = [];
-  for (let i = 1; i < points.length; i++) {
-    const p = points[i]!;
-    const q = points[i - 1]!;
-    intervals.push(p[0] - q[0]);
-    const dx = p[1] - q[1];
-    const dy = p[2] - q[2];
+  let intervalSum = 0;
+  for (let i = 1; i < n; i++) {
+    intervalSum += t[i]! - t[i - 1]!;
+    const dx = x[i]! - x[i - 1]!;
+    const dy = y[i]! - y[i - 1]!;
     if (dx === 0 && dy === 0) {
       zero++;
       continue;
     }
     // Turns are measured within strokes: after a pause a new movement may go anywhere.
-    if (i < 2 || q[0] - points[i - 2]![0] > STROKE_PAUSE_MS || p[0] - q[0] > STROKE_PAUSE_MS) continue;
-    const r = points[i - 2]!;
-    const px = q[1] - r[1];
-    const py = q[2] - r[2];
+    if (i < 2 || t[i - 1]! - t[i - 2]! > STROKE_PAUSE_MS || t[i]! - t[i - 1]! > STROKE_PAUSE_MS) continue;
+    const px = x[i - 1]! - x[i - 2]!;
+    const py = y[i - 1]! - y[i - 2]!;
     if (px === 0 && py === 0) continue;
-    const cos = (px * dx + py * dy) / (lengths[i - 1]! * lengths[i]!);
+    const cos = (px * dx + py * dy) / (len[i - 1]! * len[i]!);
     turns++;
     if (cos < 0) reversals++;
     turnSum += Math.acos(Math.max(-1, Math.min(1, cos)));
   }
-  const moves = Math.max(1, points.length - 1);
-  let total = 0;
-  for (const d of intervals) total += d;
+  const moves = Math.max(1, n - 1);
+  const intervals = n - 1;
   return {
     zero_moves: zero / moves,
     zero_move_count: zero,
     reversals: turns > 0 ? reversals / turns : 0,
     mean_turn: turns > 0 ? turnSum / turns : 0,
-    interval_cv: cv(intervals),
-    mean_interval_ms: intervals.length > 0 ? total / intervals.length : null,
+    interval_cv: intervalCv(t, n, intervalSum),
+    mean_interval_ms: intervals > 0 ? intervalSum / intervals : null,
   };
+}
+
+/** cvOf over the intervals t[i] - t[i - 1], their sum known. */
+function intervalCv(t: Float64Array, n: number, sum: number): number | null {
+  const m = n - 1;
+  if (m < 2) return null;
+  const mean = sum / m;
+  if (mean <= 0) return 0;
+  let sq = 0;
+  for (let i = 1; i < n; i++) sq += (t[i]! - t[i - 1]! - mean) ** 2;
+  return Math.sqrt(sq / m) / mean;
 }
