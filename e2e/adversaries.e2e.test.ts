@@ -16,7 +16,9 @@ import { desktopAvailable } from './support/desktop.ts';
  * `text_without_typing` (issue 14, points 1–2). Which action /verify takes for the ghost-cursor run
  * is not asserted: xdotool sleeping ghost-cursor's step times leaves sparse pointer updates
  * (`mouse_sparse_updates`, review) in about 9 of 10 runs, not all (its random step counts keep some
- * paths under 40 ms a step). Asserted instead: the SDK measured how the moves arrived.
+ * paths under 40 ms a step). Asserted instead: the SDK measured how the moves arrived, and that
+ * they stayed on the pixel grid. Headful patchright moving along ghost-cursor-playwright's Bezier
+ * points over CDP leaves positions between pixels (`pointer_subpixel`), carried to `/verify`.
  */
 const setup = (id: string): Setup => {
   const s = SETUPS.find((x) => x.id === id);
@@ -95,5 +97,21 @@ describe.skipIf(!desktopAvailable())('adversaries through the shop page', { time
     const steps = behavior['pointer_steps'] as { moving: number; sparse: number } | null | undefined;
     expect(steps?.moving, JSON.stringify(behavior)).toBeGreaterThan(20);
     expect(steps?.sparse, JSON.stringify(behavior)).toBeGreaterThan(0);
+    // OS input stays on the pixel grid (pointer_grid): XTest moves land on whole pixels.
+    const grid = behavior['pointer_grid'] as { judged: number; fractional: number } | null | undefined;
+    expect(grid?.judged, JSON.stringify(behavior)).toBeGreaterThan(20);
+    expect(grid?.fractional, JSON.stringify(behavior)).toBe(0);
+    expect(o.collect?.signals.map((x) => x.rule)).not.toContain('pointer_subpixel');
+  });
+
+  it('patchright-core, headful, ghost-cursor over CDP: moves between pixels, not allowed at /verify', async () => {
+    const o = await visit(setup('patchright-headful-ghost'), 0, { shop, warden, display, timeoutMs: 50_000 });
+    expectEnforcedDecision(o);
+    const behavior = (o.collect?.evidence?.behavior ?? {}) as Record<string, unknown>;
+    const grid = behavior['pointer_grid'] as { judged: number; fractional: number } | null | undefined;
+    expect(grid?.judged, JSON.stringify(behavior)).toBeGreaterThan(20);
+    expect(grid?.fractional, JSON.stringify(behavior)).toBeGreaterThan((grid?.judged ?? 0) / 2);
+    expect(o.verify?.signals.map((x) => x.rule)).toContain('carried_pointer_subpixel');
+    expect(o.verify?.action, JSON.stringify(o.verify?.signals)).not.toBe('allow');
   });
 });

@@ -11,10 +11,12 @@ import { type Shop, startShop } from './shop.ts';
 import { startWarden, type VisitOutcome, visit, type Warden } from './visit.ts';
 
 /**
- * `npm run eval:browsers [-- --runs N] [-- --only patchright,xdotool-*] [-- --json out.json]`:
+ * `npm run eval:browsers [-- --runs N] [-- --only patchright,xdotool-*] [-- --json out.json] [-- --shared-server]`:
  * real chromium through a shop page that integrates the SDK as the docs say, against a real
- * Warden server on loopback (a fresh one per setup), for every adversary setup and a replayed
- * person. Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
+ * Warden server on loopback, for every adversary setup and a replayed person. Every run gets a
+ * fresh server (fresh data directory), so every run is a first visit of a new device, as a
+ * held-out attacker's would be: no `device_recent_risk` or velocity carried from the setup's
+ * earlier runs (`--shared-server` keeps one server per setup, to measure repeat visits). Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
  * the page. A report: exit code 0 whatever the numbers, 1 when nothing could run.
  */
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     only: { type: 'string', default: '' },
     json: { type: 'string' },
     'visit-timeout': { type: 'string', default: '90000' },
+    'shared-server': { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 3);
@@ -66,11 +69,15 @@ try {
   console.info(
     `eval:browsers — ${setups.length} setups × ${runs} runs, ${CHROMIUM}, BotD ${BOTD_VERSION}, shop ${shop.origin}, Xvfb ${display.display}`,
   );
+  const freshPerRun = !values['shared-server'];
   for (const setup of setups) {
     if (stopping) break;
-    warden = await startWarden(shop);
     try {
       for (let run = 0; run < runs && !stopping; run++) {
+        if (!warden || freshPerRun) {
+          await warden?.server.stop().catch(() => undefined);
+          warden = await startWarden(shop);
+        }
         const o = await visit(setup, run, {
           shop,
           warden,
@@ -87,7 +94,7 @@ try {
         );
       }
     } finally {
-      await warden.server.stop().catch(() => undefined);
+      await warden?.server.stop().catch(() => undefined);
       warden = undefined;
     }
   }
@@ -108,7 +115,7 @@ const version = (() => {
   }
 })();
 console.info(
-  `\nWarden vs BotD ${BOTD_VERSION}, chromium ${version || '(version unknown)'}, ${runs} run(s) per setup, ${new Date().toISOString().slice(0, 16)}Z, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  `\nWarden vs BotD ${BOTD_VERSION}, chromium ${version || '(version unknown)'}, ${runs} run(s) per setup (${values['shared-server'] ? 'one server per setup: later runs are repeat visits' : 'a fresh server per run: every run a first visit'}), ${new Date().toISOString().slice(0, 16)}Z, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
 );
 console.info(outcomeTable(setups, outcomes));
 console.info(`\n${summary(setups, outcomes)}\n`);

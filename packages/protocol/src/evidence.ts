@@ -265,6 +265,22 @@ export const PointerStepsEvidence = Type.Object(
   tolerant,
 );
 
+/**
+ * Where trusted mouse pointermoves (top frame, pinch-zoom scale 1) put the pointer relative to the
+ * device pixel grid: `judged` moves, `fractional` ones off the whole device pixel (clientX or
+ * clientY × devicePixelRatio more than 0.01 px from a whole number), `off_fixed` ones off the
+ * 1/256 px grid too (Wayland's `wl_fixed`), and the `dpr` they were judged at.
+ */
+export const PointerGridEvidence = Type.Object(
+  {
+    judged: opt(Count),
+    fractional: opt(Count),
+    off_fixed: opt(Count),
+    dpr: opt(Num(0, 16)),
+  },
+  tolerant,
+);
+
 /** Interaction metrics and bounded samples (at most 2,048 values in all arrays together). */
 export const BehaviorEvidence = Type.Object(
   {
@@ -290,6 +306,7 @@ export const BehaviorEvidence = Type.Object(
     presses: opt(PressEvidence),
     pointer_frame: opt(PointerFrameEvidence),
     pointer_steps: opt(PointerStepsEvidence),
+    pointer_grid: opt(PointerGridEvidence),
     /** Mouse samples [t, x, y] in CSS pixels, t in ms since load. */
     mouse: opt(Type.Array(Point, { maxItems: SAMPLES })),
     /** Clicks [t, x, y, button]. */

@@ -1,6 +1,7 @@
 import type { BehaviorEvidence } from '../types.ts';
 import { CAPACITY, SampleBuffer } from './buffer.ts';
 import { centredOnTarget, FieldTracker } from './fields.ts';
+import { PointerGridProbe } from './grid.ts';
 import { PointerFrameProbe, PressTimer } from './press.ts';
 import { PointerStepCounter } from './steps.ts';
 
@@ -40,6 +41,7 @@ export class BehaviorRecorder {
   private readonly presses = new PressTimer();
   private readonly frame = new PointerFrameProbe();
   private readonly steps = new PointerStepCounter();
+  private readonly grid = new PointerGridProbe();
   private firstInput: number | undefined;
   private centred = 0;
   private activeMs = 0;
@@ -65,6 +67,7 @@ export class BehaviorRecorder {
       this.counts.moves++;
       this.frame.observe(e);
       this.steps.observe(e);
+      this.grid.observe(e);
       const t = now();
       input(t);
       const last = this.mouse.last;
@@ -164,6 +167,7 @@ export class BehaviorRecorder {
       ...optional('presses', this.presses.summary()),
       ...optional('pointer_frame', this.frame.summary()),
       ...optional('pointer_steps', this.steps.summary()),
+      ...optional('pointer_grid', this.grid.summary()),
       mouse: this.mouse.items.slice(),
       click_samples: this.clicks.items.slice(),
       key_samples: this.keys.items.slice(),

@@ -7,9 +7,11 @@ import {
   INPUT_METRIC_THRESHOLDS,
   keyRhythmSpread,
   type PointerFrame,
+  type PointerGrid,
   type PointerSteps,
   type Presses,
   pointerFrame,
+  pointerGrid,
   pointerSteps,
   presses,
 } from './input-metrics.ts';
@@ -99,6 +101,8 @@ export interface BehaviorMetrics {
   pointer_frame: PointerFrame | null;
   /** How the pointer's position updates arrived while moving (`behavior.pointer_steps`), null when not sent. */
   pointer_steps: PointerSteps | null;
+  /** Where mouse moves fell on the device pixel grid (`behavior.pointer_grid`), null when not sent. */
+  pointer_grid: PointerGrid | null;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -160,6 +164,7 @@ const EMPTY: BehaviorMetrics = {
   presses: null,
   pointer_frame: null,
   pointer_steps: null,
+  pointer_grid: null,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -243,5 +248,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     presses: presses(evidence.presses),
     pointer_frame: pointerFrame(evidence.pointer_frame),
     pointer_steps: pointerSteps(evidence.pointer_steps),
+    pointer_grid: pointerGrid(evidence.pointer_grid),
   };
 }

@@ -198,6 +198,27 @@ export function pointerSteps(value: unknown): PointerSteps | null {
   return { moving, sparse: Math.min(moving, count(value, 'sparse')) };
 }
 
+export interface PointerGrid {
+  /** Trusted mouse pointermoves judged (top frame, pinch-zoom scale 1). */
+  judged: number;
+  /** Of those, off the whole device pixel (clientX or clientY × devicePixelRatio). */
+  fractional: number;
+  /** Of those, off the 1/256 px grid too (Wayland's `wl_fixed` steps). */
+  off_fixed: number;
+  /** devicePixelRatio they were judged at. */
+  dpr: number;
+}
+
+/** `behavior.pointer_grid` as sent by the SDK (null when absent: older SDKs, no trusted mouse moves). */
+export function pointerGrid(value: unknown): PointerGrid | null {
+  if (!isRecord(value)) return null;
+  const judged = count(value, 'judged');
+  const dpr = value.dpr;
+  if (judged === 0 || typeof dpr !== 'number' || !Number.isFinite(dpr) || dpr <= 0) return null;
+  const fractional = Math.min(judged, count(value, 'fractional'));
+  return { judged, fractional, off_fixed: Math.min(fractional, count(value, 'off_fixed')), dpr };
+}
+
 export interface PointerFrame {
   samples: number;
   /** Median event offset of the viewport from the window's corner (screen − client − window.screen). */

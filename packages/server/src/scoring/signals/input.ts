@@ -35,6 +35,12 @@ export const INPUT = {
   frameOffsetPx: 30,
   frameSpreadPx: 2,
   frameMinSamples: 2,
+  /**
+   * `pointer_subpixel`: mouse moves judged (`behavior.pointer_grid`) and the share of them off the
+   * platform's pointer grid. CDP ghost-cursor: 98–99.5 % off; xdotool and replayed people: 0 %.
+   */
+  gridMinMoves: 20,
+  gridOffShare: 0.5,
 };
 
 /** Desktop pointer and keyboard: phones and touch screens tap without moves and commit keys at once. */
@@ -113,6 +119,29 @@ export function pointerGeometryMismatch(f: Features): 'x' | 'y' | null {
   return null;
 }
 
+/**
+ * Mouse moves off the pixel grid a real mouse stays on, where the platform keeps it on one: the
+ * moves off it, of the judged, or null when the platform is not judged. Windows places the cursor
+ * on whole device pixels (any devicePixelRatio: client × ratio is whole); Chromium on Linux gives
+ * whole pixels under X11 and 1/256 px steps under Wayland (`wl_fixed`), judged at ratio 1 only
+ * (fractional Wayland scaling and page zoom move the grid). macOS, ChromeOS and phones are not
+ * judged (fractional positions are normal there); nor non-Chromium browsers (Firefox rounds client
+ * coordinates to CSS pixels), nor a user agent its own browser contradicts (a UA switcher on a Mac).
+ */
+export function offGridMoves(f: Features): { off: number; judged: number } | null {
+  const g = f.behavior.pointer_grid;
+  if (g === null || !desktop(f) || !f.ua_chromium || f.ua_inconsistencies.length > 0) return null;
+  if (f.ua_os === 'windows') return { off: g.fractional, judged: g.judged };
+  if (f.ua_os === 'linux' && Math.abs(g.dpr - 1) < 0.001) return { off: g.off_fixed, judged: g.judged };
+  return null;
+}
+
+/** Most mouse moves landed between the pixels a real mouse on this platform lands on: CDP input. */
+export function subpixelPointer(f: Features): boolean {
+  const m = offGridMoves(f);
+  return m !== null && m.judged >= INPUT.gridMinMoves && m.off >= m.judged * INPUT.gridOffShare;
+}
+
 /** Text fields filled by trusted `insertText` input with no key, paste or input-method event. */
 export function textWithoutTyping(f: Features): boolean {
   const form = f.behavior.form;
@@ -133,6 +162,7 @@ export function inputTells(f: Features, soft = true): number {
     (inhumanKeyDwell(f) ? 1 : 0) +
     (uniformKeyRhythm(f) ? 1 : 0) +
     (textWithoutTyping(f) ? 1 : 0) +
+    (subpixelPointer(f) ? 1 : 0) +
     (soft && instantRelease(f) ? 1 : 0)
   );
 }
@@ -173,6 +203,11 @@ export const input: SignalFamily = {
       score: 35,
       description:
         'Form fields got their text without a key, paste or input-method event (a driver inserting text, e.g. Playwright fill).',
+    },
+    pointer_subpixel: {
+      score: 35,
+      description:
+        'Most mouse moves landed between device pixels on a platform whose mouse stays on them (Windows; Linux at pixel ratio 1): positions computed by a script and dispatched over DevTools (CDP), e.g. ghost-cursor.',
     },
   },
   evaluate(f) {
@@ -228,6 +263,14 @@ export const input: SignalFamily = {
       out.push(
         emit(this, 'text_without_typing', {
           description: `${b.form.untyped} of ${b.form.fields} filled fields got text without a key, paste or input-method event (${b.form.keys} keys, ${b.form.pastes} pastes in the form).`,
+        }),
+      );
+    }
+    const grid = offGridMoves(f);
+    if (subpixelPointer(f) && grid && b.pointer_grid) {
+      out.push(
+        emit(this, 'pointer_subpixel', {
+          description: `${grid.off} of ${grid.judged} mouse moves between device pixels (pixel ratio ${b.pointer_grid.dpr}, ${f.ua_os}).`,
         }),
       );
     }
