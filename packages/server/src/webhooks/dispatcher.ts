@@ -15,9 +15,11 @@ import {
 } from './delivery-store.ts';
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
 import { cancelDeliveriesWithoutPlan } from './outbox.ts';
-import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
-import { type AttemptOutcome, PinnedAgents, sendAttempt } from './sender.ts';
+import { RequestDeadlines } from './request-deadlines.ts';
+import { type LookupAll, systemLookup } from './safe-url.ts';
+import { type AttemptOutcome, PinnedPools, sendAttempt } from './sender.ts';
 import { SuccessBatcher } from './success-batcher.ts';
+import { TargetCache } from './target-cache.ts';
 
 export const MAX_ATTEMPTS = 5;
 
@@ -54,9 +56,10 @@ export function retryDelayMs(
 export class WebhookDispatcher {
   readonly workerId: string;
   private readonly metrics: WebhookMetrics;
-  private readonly agents = new PinnedAgents();
+  private readonly pools: PinnedPools;
+  private readonly deadlines: RequestDeadlines;
+  private readonly targets: TargetCache;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly policy: UrlPolicy;
   private readonly opts: Required<Omit<DispatcherOptions, 'workerId'>>;
   private running = false;
   private loopDone: Promise<void> | null = null;
@@ -76,10 +79,6 @@ export class WebhookDispatcher {
   ) {
     this.workerId = options.workerId ?? `worker-${randomUUID()}`;
     this.metrics = webhookMetrics(ctx.metrics);
-    this.policy = {
-      unsafeTargets: ctx.config.unsafeWebhookTargets,
-      privateSuffixes: ctx.config.webhookPrivateSuffixes,
-    };
     // Claims and results are writes: on a SQLite file they run in the decision writer thread, so
     // this thread never waits for the write lock while a group commit holds it.
     this.writes = ctx.services.decisions.writer.writes;
@@ -94,6 +93,12 @@ export class WebhookDispatcher {
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
       lookup: options.lookup ?? ctx.lookup ?? systemLookup,
     };
+    this.targets = new TargetCache(
+      { unsafeTargets: ctx.config.unsafeWebhookTargets, privateSuffixes: ctx.config.webhookPrivateSuffixes },
+      this.opts.lookup,
+    );
+    this.pools = new PinnedPools(this.opts.timeoutMs);
+    this.deadlines = new RequestDeadlines(this.opts.timeoutMs);
     this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
   }
 
@@ -124,7 +129,8 @@ export class WebhookDispatcher {
     this.wake?.();
     await this.loopDone;
     await Promise.all(this.inFlight);
-    await this.agents.close();
+    await this.pools.close();
+    this.deadlines.close();
   }
 
   /** One claim round (tests): claim what is due, send it all, wait for the results. */
@@ -249,12 +255,13 @@ export class WebhookDispatcher {
   }
 
   private async attempt(row: ClaimedDelivery, endpoint: EndpointState): Promise<AttemptOutcome> {
-    const target = await resolveWebhookTarget(endpoint.url, this.policy, this.opts.lookup);
+    const target = await this.targets.resolve(endpoint.url);
     if (!target.ok)
       return { ok: false, statusCode: null, error: `refused target: ${target.reason}`, responseBody: null };
     return sendAttempt({
       url: target.url,
-      agent: this.agents.get(target.url.origin, target.address, target.family),
+      pool: this.pools.get(target.url.origin, target.address, target.family),
+      deadlines: this.deadlines,
       deliveryId: row.id,
       payload: row.payload,
       secret: endpoint.secret,
