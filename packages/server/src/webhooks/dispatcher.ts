@@ -12,9 +12,10 @@ import {
   countPending,
   type EndpointState,
   loadEndpoints,
+  releaseLeases,
 } from './delivery-store.ts';
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
-import { cancelDeliveriesWithoutPlan } from './outbox.ts';
+import { cancelDeliveriesWithoutPlan, type HandedOffDelivery } from './outbox.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import { type LookupAll, systemLookup } from './safe-url.ts';
 import { type AttemptOutcome, PinnedPools, sendAttempt } from './sender.ts';
@@ -67,6 +68,12 @@ export class WebhookDispatcher {
   private kicked = false;
   private lastHousekeeping = 0;
   private unsubscribe: (() => void) | null = null;
+  private detachHandoff: (() => void) | null = null;
+  /** Committed deliveries leased to this worker in memory (the outbox's hand-off), waiting for a slot. */
+  private handedOff: HandedOffDelivery[] = [];
+  private pumpScheduled = false;
+  /** The last claim filled its batch: more may be due, so a finished attempt wakes the loop. */
+  private backlog = false;
   private readonly successes: SuccessBatcher;
   /** Where the dispatcher's writes go (DecisionWriter.writes); reads use the database directly. */
   private readonly writes: Kysely<DB>;
@@ -112,6 +119,20 @@ export class WebhookDispatcher {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.ctx.services.outbox.onQueued(() => this.kick());
+    // Deliveries committed in this process are written leased to this worker and handed over in
+    // memory: the common case needs no claim query. Bounded: past 4 × concurrency waiting, new
+    // deliveries are written unleased and claimed by the loop.
+    this.detachHandoff = this.ctx.services.outbox.attachHandoff({
+      owner: this.workerId,
+      leaseForNew: () =>
+        this.running && this.handedOff.length < this.opts.concurrency * 4
+          ? { owner: this.workerId, until: this.ctx.now() + this.opts.leaseMs }
+          : null,
+      take: (deliveries) => {
+        this.handedOff.push(...deliveries);
+        this.pumpHandedOff();
+      },
+    });
     this.loopDone = this.loop();
   }
 
@@ -126,9 +147,15 @@ export class WebhookDispatcher {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
+    this.detachHandoff?.();
     this.wake?.();
     await this.loopDone;
     await Promise.all(this.inFlight);
+    // Handed over but not started: due again at once for any worker.
+    const unsent = this.handedOff.splice(0).map((d) => d.id);
+    await releaseLeases(this.writes, this.workerId, unsent).catch((err: unknown) =>
+      this.ctx.logger.error({ err }, 'webhook dispatcher could not release its leases'),
+    );
     await this.pools.close();
     this.deadlines.close();
   }
@@ -152,6 +179,7 @@ export class WebhookDispatcher {
           const want = Math.min(free, this.opts.batchSize);
           const claimed = await this.claim(want);
           claimedFull = claimed.length === want;
+          this.backlog = claimedFull;
         }
       } catch (err) {
         this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
@@ -193,27 +221,57 @@ export class WebhookDispatcher {
   }
 
   private async claim(limit: number): Promise<Array<{ done: Promise<void> }>> {
-    const { db, dialect } = this.ctx.database;
     const rows = await claimDueDeliveries(
       this.writes,
-      dialect,
+      this.ctx.database.dialect,
       this.workerId,
       limit,
       this.ctx.now(),
       this.opts.leaseMs,
     );
+    return this.dispatch(rows);
+  }
+
+  /**
+   * Start the handed-over deliveries that fit in the free slots. One whose lease would lapse before
+   * its attempt could time out is left to the claim (it is due again when the lease lapses).
+   */
+  private pumpHandedOff(): void {
+    this.pumpScheduled = false;
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (!this.running || free <= 0 || this.handedOff.length === 0) return;
+    const taken = this.handedOff.length <= free ? this.handedOff : this.handedOff.slice(0, free);
+    this.handedOff = taken === this.handedOff ? [] : this.handedOff.slice(free);
+    const latestStart = this.ctx.now() + this.opts.timeoutMs;
+    this.dispatch(taken.filter((d) => (d.lease_until ?? 0) > latestStart));
+  }
+
+  /** Send `rows` (leased to this worker), each in a slot, with their sites' current endpoints. */
+  private dispatch(rows: readonly ClaimedDelivery[]): Array<{ done: Promise<void> }> {
     if (rows.length === 0) return [];
-    const endpoints = await loadEndpoints(db, [...new Set(rows.map((r) => r.site_id))]);
+    const endpoints = loadEndpoints(this.ctx.database.db, [...new Set(rows.map((r) => r.site_id))]);
     return rows.map((row) => {
-      const done: Promise<void> = this.process(row, endpoints.get(row.site_id))
+      const done: Promise<void> = endpoints
+        .then((byId) => this.process(row, byId.get(row.site_id)))
         .catch((err: unknown) => this.ctx.logger.error({ err, deliveryId: row.id }, 'webhook attempt failed'))
         .finally(() => {
           this.inFlight.delete(done);
-          if (this.running) this.kick();
+          this.slotFreed();
         });
       this.inFlight.add(done);
       return { done };
     });
+  }
+
+  /** A slot is free: handed-over deliveries first (in one batch per turn), else a claim if backlogged. */
+  private slotFreed(): void {
+    if (!this.running) return;
+    if (this.handedOff.length > 0) {
+      if (!this.pumpScheduled) {
+        this.pumpScheduled = true;
+        setImmediate(() => this.pumpHandedOff());
+      }
+    } else if (this.backlog) this.kick();
   }
 
   private async process(row: ClaimedDelivery, endpoint: EndpointState | undefined): Promise<void> {
