@@ -72,7 +72,11 @@ export class WebhookDispatcher {
   /** Committed deliveries leased to this worker in memory (the outbox's hand-off), waiting for a slot. */
   private handedOff: HandedOffDelivery[] = [];
   private pumpScheduled = false;
-  /** The last claim filled its batch: more may be due, so a finished attempt wakes the loop. */
+  /**
+   * The last claim found rows: more may be due (deliveries made by other processes, retries), so a
+   * finished attempt wakes the loop. Not after an empty claim: deliveries handed over in memory
+   * then cost no claim query each.
+   */
   private backlog = false;
   private readonly successes: SuccessBatcher;
   /** Where the dispatcher's writes go (DecisionWriter.writes); reads use the database directly. */
@@ -179,7 +183,8 @@ export class WebhookDispatcher {
           const want = Math.min(free, this.opts.batchSize);
           const claimed = await this.claim(want);
           claimedFull = claimed.length === want;
-          this.backlog = claimedFull;
+          // Rows came from the table (made by another process, or retries): claim again as slots free.
+          this.backlog = claimed.length > 0;
         }
       } catch (err) {
         this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
