@@ -32,8 +32,14 @@ interface DecisionWrite {
   signals?: readonly Signal[] | undefined;
 }
 
-/** Per write: true when recorded, false when its idempotency key was already taken (nothing written). */
-type Committer = (writes: DecisionWrite[]) => Promise<CommitResult>;
+/**
+ * Per write: true when recorded, false when its idempotency key was already taken (nothing written);
+ * `deliveries`: the outbox rows committed, when known exactly (a webhook turned off between binding
+ * and commit leaves `queued` larger: those rows are found by the dispatcher's claim instead).
+ */
+type Committer = (
+  writes: DecisionWrite[],
+) => Promise<CommitResult & { deliveries: WebhookDeliveriesTable[] }>;
 
 /**
  * Group commit of recorded decisions. Every decision is written with its webhook outbox row and
@@ -74,10 +80,10 @@ export class DecisionWriter {
   ) {
     if (remote) this.commitBatch = () => Promise.reject(new Error('commits are made elsewhere'));
     else if (database.sqlite) {
-      const sqlite = sqliteCommitter(database);
+      const sqlite = sqliteCommitter(database, outbox);
       this.commitBatch = sqlite.commit;
       this.thread = sqlite.thread;
-    } else this.commitBatch = kyselyCommitter(database.db);
+    } else this.commitBatch = kyselyCommitter(database.db, outbox);
     const thread = this.thread;
     this.writes = thread ? kyselyOnRunner((sql, parameters) => thread.run(sql, parameters)) : database.db;
   }
@@ -110,9 +116,11 @@ export class DecisionWriter {
     this.queue = [];
     if (batch.length === 0) return;
     let queued = 0;
+    const deliveries: WebhookDeliveriesTable[] = [];
     try {
       const result = await this.commitBatch(batch.map((p) => p.write));
       queued = result.queued;
+      deliveries.push(...result.deliveries);
       for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);
     } catch (err) {
       if (batch.length === 1) batch[0]!.reject(err);
@@ -121,6 +129,7 @@ export class DecisionWriter {
           try {
             const result = await this.commitBatch([p.write]);
             queued += result.queued;
+            deliveries.push(...result.deliveries);
             p.resolve(result.recorded[0]!);
           } catch (itemErr) {
             p.reject(itemErr);
@@ -128,7 +137,9 @@ export class DecisionWriter {
         }
       }
     }
-    if (queued > 0) this.outbox.queued();
+    // Committed deliveries go to this process's dispatcher (or wake it); any not known exactly too.
+    if (deliveries.length > 0) this.outbox.committed(deliveries);
+    if (queued > deliveries.length) this.outbox.queued();
   }
 }
 
@@ -204,7 +215,7 @@ function takeKeyTemplate(db: Kysely<DB>) {
  * inside its transaction and refuses a batch whose webhook has been turned on since
  * (`WEBHOOK_TURNED_ON`), which is then bound again, with its deliveries.
  */
-function commitStatements(database: Database) {
+function commitStatements(database: Database, outbox: OutboxSignal) {
   const { db } = database;
   const decisionInsert = decisionInsertTemplate(db);
   const deliveryInsert = deliveryInsertTemplate(db);
@@ -219,11 +230,14 @@ function commitStatements(database: Database) {
     insertDelivery: deliveryInsert.compiled.sql,
   };
   const webhookOnNow = database.sqlite!.prepare(sql.webhookActive);
-  const bindAll = (writes: DecisionWrite[]): BoundWrite[] => {
+  /** The writes bound, and per write the outbox row bound with it (null: none). */
+  const bindAll = (writes: DecisionWrite[]) => {
     const now = Date.now();
+    const lease = outbox.leaseForNew(now);
+    const deliveries: Array<WebhookDeliveriesTable | null> = [];
     // Per site of the batch: its webhook query's parameters, and whether the webhook is on now.
     const sites = new Map<string, { params: unknown[]; on: boolean }>();
-    return writes.map(({ row, key, signals }) => {
+    const bound = writes.map(({ row, key, signals }): BoundWrite => {
       const siteId = row.site_id;
       let site = sites.get(siteId);
       if (!site) {
@@ -231,6 +245,8 @@ function commitStatements(database: Database) {
         site = { params, on: webhookOnNow.get(params) !== undefined };
         sites.set(siteId, site);
       }
+      const delivery = site.on ? deliveryRow(row, now, signals, lease) : null;
+      deliveries.push(delivery);
       return {
         key: key ? takeKey.bind({ ...key, freeBefore: keyFreeBefore(key.created_at) }) : null,
         decision: decisionInsert.bind({
@@ -241,15 +257,19 @@ function commitStatements(database: Database) {
         }),
         siteId,
         webhookActive: site.params,
-        delivery: site.on ? deliveryInsert.bind(deliveryRow(row, now, signals)) : null,
+        delivery: delivery ? deliveryInsert.bind(delivery) : null,
       };
     });
+    return { bound, deliveries };
   };
   return { sql, bindAll };
 }
 
-function sqliteCommitter(database: Database): { commit: Committer; thread?: WriterThread } {
-  const { sql, bindAll } = commitStatements(database);
+function sqliteCommitter(
+  database: Database,
+  outbox: OutboxSignal,
+): { commit: Committer; thread?: WriterThread } {
+  const { sql, bindAll } = commitStatements(database, outbox);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
   const here: BoundCommitter = (writes) => {
@@ -257,15 +277,24 @@ function sqliteCommitter(database: Database): { commit: Committer; thread?: Writ
     const commit = onThisThread;
     return database.db.connection().execute(async () => commit(writes));
   };
+  const bindAndCommit = async (commit: BoundCommitter, writes: DecisionWrite[]) => {
+    const { bound, deliveries } = bindAll(writes);
+    const result = await commit(bound);
+    const candidates = deliveries.filter(
+      (d, i): d is WebhookDeliveriesTable => d !== null && result.recorded[i]!,
+    );
+    // Every recorded write's outbox row was inserted unless a webhook was turned off meanwhile.
+    return { ...result, deliveries: candidates.length === result.queued ? candidates : [] };
+  };
   // A webhook turned on after binding: bind the batch again, with its deliveries.
   const rebinding =
     (commit: BoundCommitter): Committer =>
     async (writes) => {
       try {
-        return await commit(bindAll(writes));
+        return await bindAndCommit(commit, writes);
       } catch (err) {
         if ((err as { code?: unknown }).code !== 'WEBHOOK_TURNED_ON') throw err;
-        return commit(bindAll(writes));
+        return bindAndCommit(commit, writes);
       }
     };
   if (!database.sqliteFile) return { commit: rebinding(here) };
@@ -288,7 +317,7 @@ function sqliteCommitter(database: Database): { commit: Committer; thread?: Writ
  * multi-row insert of their deliveries; each compiled once (storage/precompiled.ts,
  * storage/multi-row-insert.ts).
  */
-function kyselyCommitter(db: Kysely<DB>): Committer {
+function kyselyCommitter(db: Kysely<DB>, outbox: OutboxSignal): Committer {
   const takeKey = takeKeyTemplate(db);
   const takeKeys = multiRowStatement(db, KEY_COLUMNS, (db, rows) =>
     takeKeysQuery(db, rows as unknown as IdempotencyKeysTable[], IDEMPOTENCY_RETENTION_MS),
@@ -326,7 +355,7 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
       const recorded = await takeKeysOf(trx, writes);
       const kept = writes.filter((_, i) => recorded[i]);
       const rows = kept.map((w) => w.row);
-      if (rows.length === 0) return { recorded, queued: 0 };
+      if (rows.length === 0) return { recorded, queued: 0, deliveries: [] };
       for (const statement of insertDecisions(rows)) await trx.executeQuery(statement);
       const siteIds = [...new Set(rows.map((r) => r.site_id))];
       const active = new Set(
@@ -337,10 +366,11 @@ function kyselyCommitter(db: Kysely<DB>): Committer {
           })
         ).rows.map((r) => r.site_id),
       );
+      const lease = outbox.leaseForNew(now);
       const deliveries = kept
         .filter((w) => active.has(w.row.site_id))
-        .map((w) => deliveryRow(w.row, now, w.signals));
+        .map((w) => deliveryRow(w.row, now, w.signals, lease));
       for (const statement of insertDeliveries(deliveries)) await trx.executeQuery(statement);
-      return { recorded, queued: deliveries.length };
+      return { recorded, queued: deliveries.length, deliveries };
     });
 }

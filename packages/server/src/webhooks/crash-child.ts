@@ -1,7 +1,8 @@
 /**
  * Child process of crash.test.ts: a Warden context on a SQLite file with the webhook dispatcher
  * running, recording decisions (decision + outbox row in one transaction) until it is SIGKILLed.
- * argv: <mode: load|drain> <siteId> <workspaceId>. Prints "ready" once the dispatcher runs.
+ * argv: <mode: load|drain> <siteId> <workspaceId>. Prints "ready" once the dispatcher runs (load: and the
+ * first decisions are recorded).
  */
 import path from 'node:path';
 import pino from 'pino';
@@ -41,13 +42,20 @@ const ctx: AppContext = {
 };
 const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 20, timeoutMs: 1_000, leaseMs: 1_500 });
 dispatcher.start();
-process.stdout.write('ready\n');
+if (mode === 'drain') process.stdout.write('ready\n');
 
 if (mode === 'load') {
   const site = { siteId, workspaceId };
+  // "ready" once the first burst is committed: on a busy machine the writer thread may take a while
+  // to start, and the test's random kill window must fall on a process that is already recording.
+  let announced = false;
   for (;;) {
     // Small bursts of concurrent transactions: a kill lands mid-write as often as mid-send.
     await Promise.all(Array.from({ length: 5 }, () => ctx.services.decisions.record(decisionRow(site))));
+    if (!announced) {
+      announced = true;
+      process.stdout.write('ready\n');
+    }
     await new Promise((r) => setTimeout(r, 5));
   }
 }

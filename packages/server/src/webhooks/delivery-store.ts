@@ -158,6 +158,24 @@ export async function completeSuccesses(
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * Give back the leases of deliveries this worker was handed but will not send (it is stopping): due
+ * again at once for any worker, instead of when the lease lapses.
+ */
+export async function releaseLeases(
+  db: Kysely<DB>,
+  workerId: string,
+  deliveryIds: readonly string[],
+): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', 'in', [...deliveryIds])
+    .where('lease_owner', '=', workerId)
+    .execute();
+}
+
 /** Cancel queued deliveries of sites whose webhook is disabled. */
 export async function cancelDeliveriesOfDisabledWebhooks(db: Kysely<DB>, nowMs: number): Promise<number> {
   const sites = await db.selectFrom('webhooks').select('site_id').where('enabled', '=', 0).execute();

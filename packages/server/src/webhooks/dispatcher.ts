@@ -12,12 +12,15 @@ import {
   countPending,
   type EndpointState,
   loadEndpoints,
+  releaseLeases,
 } from './delivery-store.ts';
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
-import { cancelDeliveriesWithoutPlan } from './outbox.ts';
-import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
-import { type AttemptOutcome, PinnedAgents, sendAttempt } from './sender.ts';
+import { cancelDeliveriesWithoutPlan, type HandedOffDelivery } from './outbox.ts';
+import { RequestDeadlines } from './request-deadlines.ts';
+import { type LookupAll, systemLookup } from './safe-url.ts';
+import { type AttemptOutcome, PinnedPools, sendAttempt } from './sender.ts';
 import { SuccessBatcher } from './success-batcher.ts';
+import { TargetCache } from './target-cache.ts';
 
 export const MAX_ATTEMPTS = 5;
 
@@ -54,9 +57,10 @@ export function retryDelayMs(
 export class WebhookDispatcher {
   readonly workerId: string;
   private readonly metrics: WebhookMetrics;
-  private readonly agents = new PinnedAgents();
+  private readonly pools: PinnedPools;
+  private readonly deadlines: RequestDeadlines;
+  private readonly targets: TargetCache;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly policy: UrlPolicy;
   private readonly opts: Required<Omit<DispatcherOptions, 'workerId'>>;
   private running = false;
   private loopDone: Promise<void> | null = null;
@@ -64,6 +68,16 @@ export class WebhookDispatcher {
   private kicked = false;
   private lastHousekeeping = 0;
   private unsubscribe: (() => void) | null = null;
+  private detachHandoff: (() => void) | null = null;
+  /** Committed deliveries leased to this worker in memory (the outbox's hand-off), waiting for a slot. */
+  private handedOff: HandedOffDelivery[] = [];
+  private pumpScheduled = false;
+  /**
+   * The last claim found rows: more may be due (deliveries made by other processes, retries), so a
+   * finished attempt wakes the loop. Not after an empty claim: deliveries handed over in memory
+   * then cost no claim query each.
+   */
+  private backlog = false;
   private readonly successes: SuccessBatcher;
   /** Where the dispatcher's writes go (DecisionWriter.writes); reads use the database directly. */
   private readonly writes: Kysely<DB>;
@@ -76,10 +90,6 @@ export class WebhookDispatcher {
   ) {
     this.workerId = options.workerId ?? `worker-${randomUUID()}`;
     this.metrics = webhookMetrics(ctx.metrics);
-    this.policy = {
-      unsafeTargets: ctx.config.unsafeWebhookTargets,
-      privateSuffixes: ctx.config.webhookPrivateSuffixes,
-    };
     // Claims and results are writes: on a SQLite file they run in the decision writer thread, so
     // this thread never waits for the write lock while a group commit holds it.
     this.writes = ctx.services.decisions.writer.writes;
@@ -94,6 +104,12 @@ export class WebhookDispatcher {
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
       lookup: options.lookup ?? ctx.lookup ?? systemLookup,
     };
+    this.targets = new TargetCache(
+      { unsafeTargets: ctx.config.unsafeWebhookTargets, privateSuffixes: ctx.config.webhookPrivateSuffixes },
+      this.opts.lookup,
+    );
+    this.pools = new PinnedPools(this.opts.timeoutMs);
+    this.deadlines = new RequestDeadlines(this.opts.timeoutMs);
     this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
   }
 
@@ -107,6 +123,20 @@ export class WebhookDispatcher {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.ctx.services.outbox.onQueued(() => this.kick());
+    // Deliveries committed in this process are written leased to this worker and handed over in
+    // memory: the common case needs no claim query. Bounded: past 4 × concurrency waiting, new
+    // deliveries are written unleased and claimed by the loop.
+    this.detachHandoff = this.ctx.services.outbox.attachHandoff({
+      owner: this.workerId,
+      leaseForNew: () =>
+        this.running && this.handedOff.length < this.opts.concurrency * 4
+          ? { owner: this.workerId, until: this.ctx.now() + this.opts.leaseMs }
+          : null,
+      take: (deliveries) => {
+        this.handedOff.push(...deliveries);
+        this.pumpHandedOff();
+      },
+    });
     this.loopDone = this.loop();
   }
 
@@ -121,10 +151,17 @@ export class WebhookDispatcher {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
+    this.detachHandoff?.();
     this.wake?.();
     await this.loopDone;
     await Promise.all(this.inFlight);
-    await this.agents.close();
+    // Handed over but not started: due again at once for any worker.
+    const unsent = this.handedOff.splice(0).map((d) => d.id);
+    await releaseLeases(this.writes, this.workerId, unsent).catch((err: unknown) =>
+      this.ctx.logger.error({ err }, 'webhook dispatcher could not release its leases'),
+    );
+    await this.pools.close();
+    this.deadlines.close();
   }
 
   /** One claim round (tests): claim what is due, send it all, wait for the results. */
@@ -146,6 +183,8 @@ export class WebhookDispatcher {
           const want = Math.min(free, this.opts.batchSize);
           const claimed = await this.claim(want);
           claimedFull = claimed.length === want;
+          // Rows came from the table (made by another process, or retries): claim again as slots free.
+          this.backlog = claimed.length > 0;
         }
       } catch (err) {
         this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
@@ -187,27 +226,57 @@ export class WebhookDispatcher {
   }
 
   private async claim(limit: number): Promise<Array<{ done: Promise<void> }>> {
-    const { db, dialect } = this.ctx.database;
     const rows = await claimDueDeliveries(
       this.writes,
-      dialect,
+      this.ctx.database.dialect,
       this.workerId,
       limit,
       this.ctx.now(),
       this.opts.leaseMs,
     );
+    return this.dispatch(rows);
+  }
+
+  /**
+   * Start the handed-over deliveries that fit in the free slots. One whose lease would lapse before
+   * its attempt could time out is left to the claim (it is due again when the lease lapses).
+   */
+  private pumpHandedOff(): void {
+    this.pumpScheduled = false;
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (!this.running || free <= 0 || this.handedOff.length === 0) return;
+    const taken = this.handedOff.length <= free ? this.handedOff : this.handedOff.slice(0, free);
+    this.handedOff = taken === this.handedOff ? [] : this.handedOff.slice(free);
+    const latestStart = this.ctx.now() + this.opts.timeoutMs;
+    this.dispatch(taken.filter((d) => (d.lease_until ?? 0) > latestStart));
+  }
+
+  /** Send `rows` (leased to this worker), each in a slot, with their sites' current endpoints. */
+  private dispatch(rows: readonly ClaimedDelivery[]): Array<{ done: Promise<void> }> {
     if (rows.length === 0) return [];
-    const endpoints = await loadEndpoints(db, [...new Set(rows.map((r) => r.site_id))]);
+    const endpoints = loadEndpoints(this.ctx.database.db, [...new Set(rows.map((r) => r.site_id))]);
     return rows.map((row) => {
-      const done: Promise<void> = this.process(row, endpoints.get(row.site_id))
+      const done: Promise<void> = endpoints
+        .then((byId) => this.process(row, byId.get(row.site_id)))
         .catch((err: unknown) => this.ctx.logger.error({ err, deliveryId: row.id }, 'webhook attempt failed'))
         .finally(() => {
           this.inFlight.delete(done);
-          if (this.running) this.kick();
+          this.slotFreed();
         });
       this.inFlight.add(done);
       return { done };
     });
+  }
+
+  /** A slot is free: handed-over deliveries first (in one batch per turn), else a claim if backlogged. */
+  private slotFreed(): void {
+    if (!this.running) return;
+    if (this.handedOff.length > 0) {
+      if (!this.pumpScheduled) {
+        this.pumpScheduled = true;
+        setImmediate(() => this.pumpHandedOff());
+      }
+    } else if (this.backlog) this.kick();
   }
 
   private async process(row: ClaimedDelivery, endpoint: EndpointState | undefined): Promise<void> {
@@ -249,12 +318,13 @@ export class WebhookDispatcher {
   }
 
   private async attempt(row: ClaimedDelivery, endpoint: EndpointState): Promise<AttemptOutcome> {
-    const target = await resolveWebhookTarget(endpoint.url, this.policy, this.opts.lookup);
+    const target = await this.targets.resolve(endpoint.url);
     if (!target.ok)
       return { ok: false, statusCode: null, error: `refused target: ${target.reason}`, responseBody: null };
     return sendAttempt({
       url: target.url,
-      agent: this.agents.get(target.url.origin, target.address, target.family),
+      pool: this.pools.get(target.url.origin, target.address, target.family),
+      deadlines: this.deadlines,
       deliveryId: row.id,
       payload: row.payload,
       secret: endpoint.secret,

@@ -4,23 +4,78 @@ import { timeOrderedId } from '../scoring/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import { plansWith } from '../workspace/permissions.ts';
+import type { ClaimedDelivery } from './delivery-store.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
+/** A committed delivery handed to the dispatcher it is leased to. */
+export type HandedOffDelivery = ClaimedDelivery & Pick<WebhookDeliveriesTable, 'lease_until'>;
+
+/** The lease a new delivery is written with when a dispatcher of this process will send it. */
+export interface NewDeliveryLease {
+  owner: string;
+  until: number;
+}
+
 /**
- * In-process wake-up (one per process, services.ts: `outbox`): a dispatcher in this process
- * subscribes and is kicked shortly after a delivery is queued. The kick is deferred, so it usually
- * lands after the caller's commit; when it does not, the dispatcher's short poll picks the row up
- * anyway.
+ * A dispatcher of this process that takes freshly committed deliveries from memory: they are
+ * written already leased to it (`leaseForNew`), so no claim query is needed to send them, and a
+ * crash before they are sent only delays them until the lease lapses and any worker claims them.
+ */
+export interface DeliveryHandoff {
+  /** The lease for deliveries bound now, or null when this dispatcher takes none now. */
+  leaseForNew(nowMs: number): NewDeliveryLease | null;
+  /** Deliveries committed with a lease of this dispatcher's. */
+  take(deliveries: HandedOffDelivery[]): void;
+  readonly owner: string;
+}
+
+/**
+ * In-process wake-up and hand-off (one per process, services.ts: `outbox`). A dispatcher in this
+ * process attaches itself: deliveries are then written leased to it and handed to it once
+ * committed (`committed`); deliveries without that lease only kick it awake, shortly after they
+ * are queued (the kick is deferred, so it usually lands after the caller's commit; when it does
+ * not, the dispatcher's short poll picks the row up anyway).
  */
 export class OutboxSignal {
   private readonly listeners = new Set<() => void>();
   private kickScheduled = false;
+  private handoff: DeliveryHandoff | null = null;
 
   onQueued(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** One dispatcher per process takes hand-offs (the first to attach); returns the detach. */
+  attachHandoff(handoff: DeliveryHandoff): () => void {
+    if (this.handoff) return () => undefined;
+    this.handoff = handoff;
+    return () => {
+      if (this.handoff === handoff) this.handoff = null;
+    };
+  }
+
+  /** The lease to write new deliveries with (null: written unleased, claimed by a poll). */
+  leaseForNew(nowMs: number): NewDeliveryLease | null {
+    return this.handoff?.leaseForNew(nowMs) ?? null;
+  }
+
+  /**
+   * Deliveries whose commit is done: those leased to the attached dispatcher are handed to it,
+   * the others wake the dispatchers to claim them.
+   */
+  committed(deliveries: readonly WebhookDeliveriesTable[]): void {
+    const handoff = this.handoff;
+    const leased: HandedOffDelivery[] = [];
+    let unleased = 0;
+    for (const d of deliveries) {
+      if (handoff && d.lease_owner === handoff.owner) leased.push(d);
+      else unleased++;
+    }
+    if (leased.length > 0) handoff!.take(leased);
+    if (unleased > 0) this.queued();
   }
 
   queued(): void {
@@ -70,11 +125,13 @@ export async function webhookIsActive(db: Executor, siteId: string): Promise<boo
  * time-ordered UUID like the decision's: new rows land at the right-hand end of the primary-key
  * index instead of on a random page of it (bench/writer.ts). `signalsInMemory`: the array the
  * decision's `signals` column was serialised from, when the caller has it (not parsed again).
+ * `lease`: written already leased to the dispatcher that will be handed it (OutboxSignal).
  */
 export function deliveryRow(
   decision: DecisionForPayload,
   nowMs: number,
   signalsInMemory?: readonly Signal[],
+  lease?: NewDeliveryLease | null,
 ): WebhookDeliveriesTable {
   const id = timeOrderedId(nowMs);
   return {
@@ -88,8 +145,8 @@ export function deliveryRow(
     last_error: null,
     last_response_body: null,
     next_attempt_at: nowMs,
-    lease_until: null,
-    lease_owner: null,
+    lease_until: lease?.until ?? null,
+    lease_owner: lease?.owner ?? null,
     decision_created_at: decision.created_at,
     created_at: nowMs,
     updated_at: nowMs,

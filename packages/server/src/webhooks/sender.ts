@@ -1,6 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { WEBHOOK_USER_AGENT } from '@warden/protocol';
-import { Agent, request } from 'undici';
+import { Pool, request } from 'undici';
+import type { RequestDeadlines } from './request-deadlines.ts';
 import { signatureHeader } from './signer.ts';
 
 export const MAX_STORED_RESPONSE_BYTES = 2048;
@@ -28,39 +29,44 @@ function pinnedLookup(address: string, family: 4 | 6) {
 }
 
 /**
- * Connection pools keyed by (origin, checked address). Each agent can only ever connect to the
- * address it was made for, while TLS SNI and Host stay the URL's host name.
+ * One connection pool per (origin, checked address), kept alive between deliveries. Each pool can
+ * only ever connect to the address it was made for, while TLS SNI and Host stay the URL's host
+ * name. No pipelining: a POST is not idempotent, and undici never pipelines one behind another
+ * request anyway. The connect timeout is the attempt timeout.
  */
-export class PinnedAgents {
-  private readonly agents = new Map<string, Agent>();
-  constructor(private readonly maxAgents = 256) {}
+export class PinnedPools {
+  private readonly pools = new Map<string, Pool>();
+  constructor(
+    private readonly connectTimeoutMs = 10_000,
+    private readonly maxPools = 256,
+  ) {}
 
-  get(origin: string, address: string, family: 4 | 6): Agent {
+  get(origin: string, address: string, family: 4 | 6): Pool {
     const key = `${origin}|${address}`;
-    const existing = this.agents.get(key);
+    const existing = this.pools.get(key);
     if (existing) {
-      this.agents.delete(key);
-      this.agents.set(key, existing);
+      this.pools.delete(key);
+      this.pools.set(key, existing);
       return existing;
     }
-    const agent = new Agent({
-      connect: { lookup: pinnedLookup(address, family) },
+    const pool = new Pool(origin, {
+      connect: { lookup: pinnedLookup(address, family), timeout: this.connectTimeoutMs },
       keepAliveTimeout: 4_000,
       connections: 128,
     });
-    this.agents.set(key, agent);
-    if (this.agents.size > this.maxAgents) {
-      const [oldestKey, oldest] = this.agents.entries().next().value as [string, Agent];
-      this.agents.delete(oldestKey);
+    this.pools.set(key, pool);
+    if (this.pools.size > this.maxPools) {
+      const [oldestKey, oldest] = this.pools.entries().next().value as [string, Pool];
+      this.pools.delete(oldestKey);
       void oldest.close().catch(() => undefined);
     }
-    return agent;
+    return pool;
   }
 
   async close(): Promise<void> {
-    const all = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.all(all.map((a) => a.close().catch(() => undefined)));
+    const all = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(all.map((p) => p.close().catch(() => undefined)));
   }
 }
 
@@ -80,8 +86,11 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }): P
 
 export interface SendRequest {
   url: URL;
-  agent: Agent;
+  pool: Pool;
+  /** The dispatcher's deadlines: the attempt is aborted `timeoutMs` after it starts. */
+  deadlines: RequestDeadlines;
   deliveryId: string;
+  /** The stored payload: its bytes are made once, signed and sent as they are. */
   payload: string;
   secret: string;
   timeoutMs: number;
@@ -103,21 +112,26 @@ function describeError(err: unknown, timeoutMs: number): string {
 
 /** One attempt: the stored bytes, a fresh signature, no redirects, a hard timeout. */
 export async function sendAttempt(req: SendRequest): Promise<AttemptOutcome> {
-  const signal = AbortSignal.timeout(req.timeoutMs);
+  const body = Buffer.from(req.payload, 'utf8');
+  const signal = req.deadlines.start();
   try {
     const res = await request(req.url, {
       method: 'POST',
-      dispatcher: req.agent,
+      dispatcher: req.pool,
       signal,
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': WEBHOOK_USER_AGENT,
-        'service-delivery': req.deliveryId,
-        'service-signature': signatureHeader(req.secret, req.payload, req.nowMs ?? Date.now()),
-      },
-      body: req.payload,
+      headers: [
+        'content-type',
+        'application/json',
+        'user-agent',
+        WEBHOOK_USER_AGENT,
+        'service-delivery',
+        req.deliveryId,
+        'service-signature',
+        signatureHeader(req.secret, body, req.nowMs ?? Date.now()),
+      ],
+      body,
     });
     let responseBody: string | null = null;
     try {
@@ -134,5 +148,7 @@ export async function sendAttempt(req: SendRequest): Promise<AttemptOutcome> {
     return { ok: false, statusCode: status, error, responseBody };
   } catch (err) {
     return { ok: false, statusCode: null, error: describeError(err, req.timeoutMs), responseBody: null };
+  } finally {
+    req.deadlines.end(signal);
   }
 }

@@ -7,10 +7,7 @@ export function newWebhookSecret(): string {
 
 /** Hex HMAC-SHA256 over `<t>.<raw body>` keyed by the secret as UTF-8 text (interface §5 rule 7). */
 export function computeSignature(secret: string, timestampS: number, rawBody: string | Buffer): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestampS}.`)
-    .update(rawBody)
-    .digest('hex');
+  return createHmac('sha256', secret).update(`${timestampS}.`).update(rawBody).digest('hex');
 }
 
 /** The `Service-Signature` value, `t=<unix seconds>,v1=<hex>`, made fresh for each attempt. */
