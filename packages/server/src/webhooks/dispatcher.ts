@@ -17,10 +17,9 @@ import {
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
 import { cancelDeliveriesWithoutPlan, type HandedOffDelivery } from './outbox.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
-import { type LookupAll, systemLookup } from './safe-url.ts';
+import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
 import { type AttemptOutcome, PinnedPools, sendAttempt } from './sender.ts';
 import { SuccessBatcher } from './success-batcher.ts';
-import { TargetCache } from './target-cache.ts';
 
 export const MAX_ATTEMPTS = 5;
 
@@ -59,7 +58,7 @@ export class WebhookDispatcher {
   private readonly metrics: WebhookMetrics;
   private readonly pools: PinnedPools;
   private readonly deadlines: RequestDeadlines;
-  private readonly targets: TargetCache;
+  private readonly urlPolicy: UrlPolicy;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly opts: Required<Omit<DispatcherOptions, 'workerId'>>;
   private running = false;
@@ -104,10 +103,10 @@ export class WebhookDispatcher {
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
       lookup: options.lookup ?? ctx.lookup ?? systemLookup,
     };
-    this.targets = new TargetCache(
-      { unsafeTargets: ctx.config.unsafeWebhookTargets, privateSuffixes: ctx.config.webhookPrivateSuffixes },
-      this.opts.lookup,
-    );
+    this.urlPolicy = {
+      unsafeTargets: ctx.config.unsafeWebhookTargets,
+      privateSuffixes: ctx.config.webhookPrivateSuffixes,
+    };
     this.pools = new PinnedPools(this.opts.timeoutMs);
     this.deadlines = new RequestDeadlines(this.opts.timeoutMs);
     this.claimThreshold = Math.max(1, Math.min(this.opts.batchSize, Math.floor(this.opts.concurrency / 4)));
@@ -318,7 +317,8 @@ export class WebhookDispatcher {
   }
 
   private async attempt(row: ClaimedDelivery, endpoint: EndpointState): Promise<AttemptOutcome> {
-    const target = await this.targets.resolve(endpoint.url);
+    // SPEC §7: every attempt checks the URL again and connects only to the address it checked.
+    const target = await resolveWebhookTarget(endpoint.url, this.urlPolicy, this.opts.lookup);
     if (!target.ok)
       return { ok: false, statusCode: null, error: `refused target: ${target.reason}`, responseBody: null };
     return sendAttempt({
