@@ -17,7 +17,7 @@ import type { App } from './types.ts';
 export function installRequestObservation(app: App, ctx: AppContext): void {
   const metrics = ctx.services.metrics;
   const accessLog = accessLogger(ctx.logger);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const ms = reply.elapsedTime;
     metrics.request(request.method, route, reply.statusCode, ms / 1000);
@@ -31,6 +31,7 @@ export function installRequestObservation(app: App, ctx: AppContext): void {
       },
       'request',
     );
+    done();
   });
 }
 
