@@ -9,7 +9,6 @@ import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts'
 import { createTestApp, createTestContext, type TestApp, testAppOf } from '../testing/context.ts';
 import { browserHeaders, loginEvent, serverHeaders } from '../testing/scoring-app.ts';
 import { buildApp } from './app.ts';
-import { accessLogger } from './observability.ts';
 
 /** The sum of the samples `name{…}` in Prometheus text that carry `labels` (in any order); 0 when none. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -199,27 +198,6 @@ describe('logs', () => {
     } finally {
       await t.close();
     }
-  });
-
-  it('writes the access line as request.log would, without the redaction that other lines keep', () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk).trim());
-        done();
-      },
-    });
-    const logger = createLogger(loadConfig({ WARDEN_LOG_LEVEL: 'info' }), stream);
-    const fields = { method: 'POST', route: '/api/antibot/verify', status: 201, durationMs: 1.5 };
-    logger.child({ reqId: 'r-1' }).info(fields, 'request');
-    accessLogger(logger).info({ reqId: 'r-1', ...fields }, 'request');
-    const withoutTime = (line: string) => line.replace(/"time":\d+,/, '');
-    expect(withoutTime(lines[1]!)).toBe(withoutTime(lines[0]!));
-    // Every other line is still redacted; the access line's logger redacts nothing (it logs no secret).
-    logger.info({ user: { password: 'hunter2' } }, 'other');
-    expect(lines[2]).not.toContain('hunter2');
-    accessLogger(logger).info({ user: { password: 'hunter2' } }, 'other');
-    expect(lines[3]).toContain('hunter2');
   });
 
   it('are pretty only in a terminal, and never in a test run', () => {
