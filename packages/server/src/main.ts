@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { type Config, MEMORY_SHARES } from './config.ts';
 import type { AppContext, WorkerLink } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
+import { CENSOR, redactFields, splitRedactedPaths, withRedactedBindings } from './log-redaction.ts';
 import { withServices } from './services.ts';
 import type { HotState } from './state/hot-state.ts';
 import { MemoryHotState } from './state/memory.ts';
@@ -23,16 +24,25 @@ export function logFormat(stdoutIsTty: boolean, env: Record<string, string | und
 
 /** The service logger: secrets redacted; to `destination` when given (tests capture lines so). */
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
-  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  if (destination) return pino(options, destination);
+  const { literal, fields } = splitRedactedPaths(REDACTED_PATHS);
+  const redact = redactFields(fields);
+  const options = {
+    level: config.logLevel,
+    redact: { paths: literal, censor: CENSOR },
+    formatters: { log: redact },
+  };
+  if (destination) return withRedactedBindings(pino(options, destination), redact);
   if (logFormat(process.stdout.isTTY === true, process.env) === 'pretty') {
     // In process (no transport worker), so it works the same from source and from a bundle.
-    return pino(
-      options,
-      pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+    return withRedactedBindings(
+      pino(
+        options,
+        pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+      ),
+      redact,
     );
   }
-  return pino(options);
+  return withRedactedBindings(pino(options), redact);
 }
 
 export { openConfiguredDatabase };

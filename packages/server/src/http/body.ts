@@ -44,13 +44,13 @@ export function installBodyParsing(app: FastifyInstance): void {
   // lets its schema accept "no body", which Fastify validates as null: so a JSON `null`, list or
   // scalar that was actually sent is refused here, after the schema and before any handler. (A
   // schema error the route raises itself, after its access checks, is left to the route.)
-  app.addHook('preHandler', async (request) => {
-    if (request.jsonText === undefined || request.validationError) return;
-    if (request.routeOptions.schema?.body === undefined) return;
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.jsonText === undefined || request.validationError) return done();
+    if (request.routeOptions.schema?.body === undefined) return done();
     const body: unknown = request.body;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) return done();
     const message = 'must be a JSON object';
-    throw new ApiError('validation_failed', `Invalid body: body ${message}.`, [{ path: 'body', message }]);
+    done(new ApiError('validation_failed', `Invalid body: body ${message}.`, [{ path: 'body', message }]));
   });
 }
 

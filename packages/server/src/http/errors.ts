@@ -143,14 +143,14 @@ function acceptsList(schema: PropertySchema | undefined): boolean {
  * array is not an id. Every other query error keeps that order (the route raises it).
  */
 export function installQueryValidation(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return;
+    if (!query || typeof query !== 'object') return done();
     const schema = request.routeOptions.schema?.querystring as
       | { properties?: Record<string, PropertySchema> }
       | undefined;
     const properties = schema?.properties;
-    if (!properties) return;
+    if (!properties) return done();
     const details: ErrorDetail[] = [];
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value) && name in properties && !acceptsList(properties[name])) {
@@ -161,11 +161,14 @@ export function installQueryValidation(app: FastifyInstance): void {
       }
     }
     if (details.length > 0) {
-      throw new ApiError(
-        'validation_failed',
-        `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
-        details,
+      return done(
+        new ApiError(
+          'validation_failed',
+          `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
+          details,
+        ),
       );
     }
+    done();
   });
 }

@@ -16,7 +16,7 @@ import type { App } from './types.ts';
  */
 export function installRequestObservation(app: App, ctx: AppContext): void {
   const metrics = ctx.services.metrics;
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const ms = reply.elapsedTime;
     metrics.request(request.method, route, reply.statusCode, ms / 1000);
@@ -24,6 +24,7 @@ export function installRequestObservation(app: App, ctx: AppContext): void {
       { method: request.method, route, status: reply.statusCode, durationMs: Math.round(ms * 1000) / 1000 },
       'request',
     );
+    done();
   });
 }
 

@@ -1,9 +1,12 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError } from '../errors.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { createTestApp, type TestApp, testDialects } from '../testing/context.ts';
 import { BROWSER_ORIGIN, browserHeaders, loginEvent, serverHeaders } from '../testing/scoring-app.ts';
 import { rotateSiteKeys, updateSite } from '../workspace/sites.ts';
 import { setPlan } from '../workspace/workspaces.ts';
+import { serverSiteAuth } from './site-auth.ts';
 
 describe.each(testDialects())('site auth of the scoring routes on %s', (dialect) => {
   let t: TestApp;
@@ -49,6 +52,24 @@ describe.each(testDialects())('site auth of the scoring routes on %s', (dialect)
     it("refuses another site's secret", async () => {
       const res = await verify({ 'x-site-key': w.site.siteKey, 'x-secret-key': other.site.secretKey });
       expect(res.json().error.code).toBe('invalid_secret_key');
+    });
+
+    it('authenticates a remembered site key with a plain call (no promise), an unknown one after its lookup', async () => {
+      expect((await verify(serverHeaders(w.site))).statusCode).toBe(201); // the key is remembered now
+      const hook = serverSiteAuth(t.ctx);
+      const request = { headers: serverHeaders(w.site) } as unknown as FastifyRequest;
+      let settled: Error | undefined | 'pending' = 'pending';
+      expect(hook(request, {} as FastifyReply, (err) => (settled = err))).toBeUndefined();
+      expect(settled).toBeUndefined();
+      expect(request.scoringSite?.site.id).toBe(w.site.id);
+
+      const unknown = {
+        headers: { 'x-site-key': 'pk_nope', 'x-secret-key': 's' },
+      } as unknown as FastifyRequest;
+      const failed = await new Promise<Error | undefined>((resolve) =>
+        hook(unknown, {} as FastifyReply, resolve),
+      );
+      expect((failed as ApiError).code).toBe('invalid_site_key');
     });
 
     it('does not accept a secret key on browser routes in place of the Origin', async () => {

@@ -77,13 +77,52 @@ export function secretMatches(presented: string, storedHash: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-async function siteFromKey(ctx: AppContext, request: FastifyRequest): Promise<ScoringSite> {
+/**
+ * The request's site: at once (no promise) when its key is remembered, which is every request of
+ * a busy key but one a second; else looked up. Throws (or rejects) for a missing or unknown key.
+ */
+function siteFromKey(ctx: AppContext, request: FastifyRequest): ScoringSite | Promise<ScoringSite> {
   const siteKey = header(request, 'x-site-key');
   if (!siteKey) throw new ApiError('missing_site_key', 'Send the site key in the X-Site-Key header.');
-  const found = await findSiteByKey(ctx, siteKey);
+  const remembered = siteKey.length > 256 ? undefined : ctx.services.siteKeys.get(siteKey, ctx.now());
+  if (remembered) return foundSite(request, remembered);
+  return findSiteByKey(ctx, siteKey).then((found) => foundSite(request, found));
+}
+
+function foundSite(request: FastifyRequest, found: ScoringSite | undefined): ScoringSite {
   request.siteLookup = found ?? null;
   if (!found) throw new ApiError('invalid_site_key', 'The X-Site-Key is not a known site key.');
   return found;
+}
+
+/**
+ * A preValidation hook that authenticates with `check` once the site is known: a plain call when
+ * the site key is remembered, no promise (one per request otherwise).
+ */
+function siteHook(
+  ctx: AppContext,
+  check: (request: FastifyRequest, reply: FastifyReply, found: ScoringSite) => void,
+) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    const found = siteFromKey(ctx, request);
+    if (!(found instanceof Promise)) {
+      check(request, reply, found);
+      done();
+      return;
+    }
+    found.then(
+      (site) => {
+        let failed: Error | undefined;
+        try {
+          check(request, reply, site);
+        } catch (err) {
+          failed = err as Error;
+        }
+        done(failed);
+      },
+      (err: Error) => done(err),
+    );
+  };
 }
 
 export const EXPOSED_HEADERS =
@@ -96,9 +135,7 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 
 /** preValidation hook of the browser routes. */
 export function browserSiteAuth(ctx: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    reply.header('vary', 'Origin');
-    const found = await siteFromKey(ctx, request);
+  const hook = siteHook(ctx, (request, reply, found) => {
     const origin = header(request, 'origin');
     if (!origin || !found.allowedOrigins.includes(origin)) {
       throw new ApiError(
@@ -110,6 +147,10 @@ export function browserSiteAuth(ctx: AppContext) {
     }
     allowOrigin(reply, origin);
     request.scoringSite = found;
+  });
+  return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    reply.header('vary', 'Origin');
+    hook(request, reply, done);
   };
 }
 
@@ -143,15 +184,14 @@ export function browserErrorCors(ctx: AppContext) {
 
 /** preValidation hook of the server routes (`/verify…`). */
 export function serverSiteAuth(ctx: AppContext) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const found = await siteFromKey(ctx, request);
+  return siteHook(ctx, (request, _reply, found) => {
     const secret = header(request, 'x-secret-key');
     if (!secret) throw new ApiError('missing_secret_key', 'Send the secret key in the X-Secret-Key header.');
     if (!secretMatches(secret, found.site.secret_key_hash)) {
       throw new ApiError('invalid_secret_key', 'The X-Secret-Key does not belong to this site.');
     }
     request.scoringSite = found;
-  };
+  });
 }
 
 export function siteAuthHook(ctx: AppContext, surface: Surface) {

@@ -20,7 +20,11 @@ export class RuleStore {
 
   constructor(private readonly ctx: Pick<AppContext, 'database' | 'now'>) {}
 
-  async load(siteId: string): Promise<Ruleset> {
+  /**
+   * The site's rule set: at once (no promise) when it is cached, which is every decision but the
+   * first of a site in this process.
+   */
+  load(siteId: string): Ruleset | Promise<Ruleset> {
     const entry = this.entries.get(siteId);
     const now = this.ctx.now();
     if (entry && now - entry.loadedAt < FRESH_MS) return entry.ruleset;

@@ -173,12 +173,16 @@ export function baseCounterOps(s: string, e: CounterEvent): CounterOp[] {
   const get = (field: CountField, id: string, key: string) => {
     if (id) ops.push({ kind: 'get', field, key });
   };
-  hit('ip_1m', e.ip, `vel:${s}:ip:${e.ip}`, MINUTE);
-  hit('ip_1h', e.ip, `vel:${s}:ip:${e.ip}`, HOUR);
-  hit('account_1m', e.accountId, `vel:${s}:acct:${e.accountId}`, MINUTE);
-  hit('account_1h', e.accountId, `vel:${s}:acct:${e.accountId}`, HOUR);
-  hit('device_1m', e.deviceId, `vel:${s}:dev:${e.deviceId}`, MINUTE);
-  hit('device_1h', e.deviceId, `vel:${s}:dev:${e.deviceId}`, HOUR);
+  // One string per key, shared by its windows (the in-process store hashes it once flattened).
+  const ipVelocity = `vel:${s}:ip:${e.ip}`;
+  const accountVelocity = `vel:${s}:acct:${e.accountId}`;
+  const deviceVelocity = `vel:${s}:dev:${e.deviceId}`;
+  hit('ip_1m', e.ip, ipVelocity, MINUTE);
+  hit('ip_1h', e.ip, ipVelocity, HOUR);
+  hit('account_1m', e.accountId, accountVelocity, MINUTE);
+  hit('account_1h', e.accountId, accountVelocity, HOUR);
+  hit('device_1m', e.deviceId, deviceVelocity, MINUTE);
+  hit('device_1h', e.deviceId, deviceVelocity, HOUR);
   hit('failed_logins_account_1h', e.accountId, `fail:${s}:acct:${e.accountId}`, HOUR, e.loginFailed);
   hit('failed_logins_ip_1h', e.ip, `fail:${s}:ip:${e.ip}`, HOUR, e.loginFailed);
   distinct('accounts_per_device_24h', 'da', e.deviceId, e.accountId);

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
+import { isPromise } from '../state/hot-state.ts';
 import { applyWrites, type HotStateWrite } from '../state/writes.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { decide } from './decide-event.ts';
@@ -60,10 +61,11 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     checksLimit: true,
 
     async score(input: ScoringInput): Promise<EngineResult> {
-      const [observed, custom] = await Promise.all([
-        observer.observe(input, input.limit),
-        ctx.services.rules.load(input.site.id),
-      ]);
+      // The rule set is cached (no promise) for every decision but a site's first in the process.
+      const rules = ctx.services.rules.load(input.site.id);
+      const [observed, custom] = isPromise(rules)
+        ? await Promise.all([observer.observe(input, input.limit), rules])
+        : [await observer.observe(input, input.limit), rules];
       const { decision, features, ruleInput, failures } = decide(observed, {
         families,
         hard,

@@ -116,9 +116,11 @@ export class History {
   }
 
   private count(o: Observation, now: number): MaybePromise<HistoryCounts> {
-    const { siteId: _site, hardwareProfile: profile, ...facts } = o;
+    const profile = o.hardwareProfile;
     const pending = isPromise(profile);
-    const event: CounterEvent = { ...facts, hardwareProfile: pending ? '' : profile };
+    // With its profile known, the observation is the event's CounterEvent as it is (no copy: this
+    // runs per decision); a profile being looked up counts as "" until it is known.
+    const event: CounterEvent = pending ? { ...o, hardwareProfile: '' } : (o as CounterEvent);
     // The one derivation of an event's operations (counter-ops.ts), shared with the rebuild.
     const ops = counterOps(o.siteId, event);
     const answers: MaybePromise<unknown>[] = new Array(ops.length);
