@@ -1,5 +1,5 @@
 import type { Signal } from '@warden/protocol';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../scoring/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
@@ -7,6 +7,13 @@ import { plansWith } from '../workspace/permissions.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
+
+/**
+ * `status = 'pending'` with the value written into the SQL: the indexes of pending deliveries are
+ * partial (migration 021), and a partial index serves only queries that name its condition as
+ * written (a bound parameter would not do).
+ */
+export const STATUS_IS_PENDING = sql<SqlBool>`status = 'pending'`;
 
 /**
  * In-process wake-up (one per process, services.ts: `outbox`): a dispatcher in this process
@@ -111,7 +118,7 @@ export async function insertDelivery(
 
 /**
  * Cancel the queued deliveries of these sites. Finding the sites first keeps the update on the
- * (site_id, status) index: it never walks the whole pending backlog. Returns how many.
+ * index of pending deliveries by site: it never walks the whole pending backlog. Returns how many.
  */
 export async function cancelPendingOfSites(
   db: Executor,
@@ -124,7 +131,7 @@ export async function cancelPendingOfSites(
     .updateTable('webhook_deliveries')
     .set({ status: 'cancelled', last_error: reason, lease_until: null, lease_owner: null, updated_at: nowMs })
     .where('site_id', 'in', [...siteIds])
-    .where('status', '=', 'pending')
+    .where(STATUS_IS_PENDING)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
