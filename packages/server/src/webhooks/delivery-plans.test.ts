@@ -31,7 +31,7 @@ describe('delivery queries on sqlite', () => {
       const statement = database.sqlite!.prepare(sql);
       return statement.reader
         ? { rows: statement.all(...parameters) }
-        : { rows: [], ...statement.run(...parameters) };
+        : { rows: [], changes: statement.run(...parameters).changes };
     });
     await run(db);
     return plans;
