@@ -4,7 +4,10 @@
  * rows shaped like the bench's (a new account, IP, e-mail, device per row; ~4.5 KB of JSON) and a
  * webhook on, so that every decision also writes its outbox row. Prints one line per block of rows,
  * so that the cost can be followed as the table grows.
- * Options: --rows <n> (default 60000), --batch <n> decisions per event-loop turn (default 16).
+ * Options: --rows <n> (default 60000), --batch <n> decisions per event-loop turn (default 16),
+ * --deliver: also run the webhook dispatcher's writes on the writer thread as a delivery that
+ * succeeds at once makes them: after each group commit, claim the due deliveries, and record the
+ * previous claim's as succeeded (webhooks/delivery-store.ts).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +18,7 @@ import { openConfiguredDatabase } from '../packages/server/src/main.ts';
 import { timeOrderedId } from '../packages/server/src/scoring/decision-id.ts';
 import { DecisionWriter } from '../packages/server/src/scoring/decision-writer.ts';
 import { migrate } from '../packages/server/src/storage/db.ts';
+import { claimDueDeliveries, completeSuccesses } from '../packages/server/src/webhooks/delivery-store.ts';
 import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
 import { cpuSince, readThreadTicks } from './lib/proc-stat.ts';
@@ -25,6 +29,7 @@ const arg = (name: string) => {
 };
 const ROWS = Number(arg('rows') ?? 60_000);
 const BATCH = Number(arg('batch') ?? 16);
+const DELIVER = process.argv.includes('--deliver');
 const BLOCK = 10_000;
 
 const features = JSON.stringify({ blob: 'f'.repeat(2700) });
@@ -39,6 +44,7 @@ async function main(): Promise<void> {
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
     const writer = new DecisionWriter(database, new OutboxSignal());
     await writer.ready();
+    let inFlight: string[] = [];
     let before = readThreadTicks(process.pid);
     let started = Date.now();
     for (let n = 0; n < ROWS; n += BATCH) {
@@ -57,6 +63,12 @@ async function main(): Promise<void> {
         });
       });
       await Promise.all(rows.map((row) => writer.write(row)));
+      if (DELIVER) {
+        const now = Date.now();
+        await completeSuccesses(writer.writes, 'bench', inFlight, 200, '', now);
+        const claimed = await claimDueDeliveries(writer.writes, 'sqlite', 'bench', 2 * BATCH, now, 30_000);
+        inFlight = claimed.map((r) => r.id);
+      }
       if ((n + BATCH) % BLOCK === 0) {
         const after = readThreadTicks(process.pid);
         const cpu = cpuSince(before, after);

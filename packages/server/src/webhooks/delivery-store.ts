@@ -3,7 +3,7 @@ import type { DB } from '../storage/db.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import type { Plan } from '../workspace/permissions.ts';
-import { cancelPendingOfSites } from './outbox.ts';
+import { cancelPendingOfSites, STATUS_IS_PENDING } from './outbox.ts';
 
 export type ClaimedDelivery = Pick<
   WebhookDeliveriesTable,
@@ -39,7 +39,7 @@ export async function claimDueDeliveries(
         qb
           .selectFrom('webhook_deliveries')
           .select('id')
-          .where('status', '=', 'pending')
+          .where(STATUS_IS_PENDING)
           .where('next_attempt_at', '<=', nowMs)
           .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
           .orderBy('next_attempt_at')
@@ -150,8 +150,7 @@ export async function completeSuccesses(
     })
     .where('id', 'in', [...deliveryIds])
     .where('lease_owner', '=', workerId)
-    // `status || ''`, not `status`: a plain status test makes SQLite walk the (status, …) index
-    // over every pending row instead of looking up the ids.
+    // `status || ''`, not `status`: the ids are looked up, never the index of every pending row.
     .where(sql<string>`status || ''`, '=', 'pending')
     .returning('id')
     .execute();
@@ -191,7 +190,7 @@ export async function countPending(db: Kysely<DB>): Promise<number> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('status', '=', 'pending')
+    .where(STATUS_IS_PENDING)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,5 +1,5 @@
 import type { Signal } from '@warden/protocol';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../scoring/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
@@ -17,6 +17,13 @@ export interface NewDeliveryLease {
   owner: string;
   until: number;
 }
+
+/**
+ * `status = 'pending'` with the value written into the SQL: the indexes of pending deliveries are
+ * partial (migration 021), and a partial index serves only queries that name its condition as
+ * written (a bound parameter would not do).
+ */
+export const STATUS_IS_PENDING = sql<SqlBool>`status = 'pending'`;
 
 /**
  * A dispatcher of this process that takes freshly committed deliveries from memory: they are
@@ -168,7 +175,7 @@ export async function insertDelivery(
 
 /**
  * Cancel the queued deliveries of these sites. Finding the sites first keeps the update on the
- * (site_id, status) index: it never walks the whole pending backlog. Returns how many.
+ * index of pending deliveries by site: it never walks the whole pending backlog. Returns how many.
  */
 export async function cancelPendingOfSites(
   db: Executor,
@@ -181,7 +188,7 @@ export async function cancelPendingOfSites(
     .updateTable('webhook_deliveries')
     .set({ status: 'cancelled', last_error: reason, lease_until: null, lease_owner: null, updated_at: nowMs })
     .where('site_id', 'in', [...siteIds])
-    .where('status', '=', 'pending')
+    .where(STATUS_IS_PENDING)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
