@@ -10,15 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './lib/args.ts';
 import { load } from './lib/load.ts';
 import { startReceiver, startWarden } from './lib/servers.ts';
 import { bareBody } from './lib/verify-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const WARM = Number(arg('warm') ?? 1500);
 const MEASURE = Number(arg('measure') ?? 3000);
 const TOP = Number(arg('top') ?? 30);

@@ -17,11 +17,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../e2e/support/browser.ts';
 import { startXvfb, type VirtualDisplay } from '../e2e/support/desktop.ts';
 import { startServer } from '../e2e/support/server.ts';
+import { arg } from './lib/args.ts';
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const RUNS = Number(arg('runs') ?? 20);
 const HEADFUL = process.argv.includes('--headful');
 const NEW_TAB = process.argv.includes('--new-tab');

@@ -30,15 +30,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { arg } from './lib/args.ts';
 import { load } from './lib/load.ts';
 import { cpuSince, readThreadTicks, threadsSince } from './lib/proc-stat.ts';
 import { type Running, startBundled, startEcho, startReceiver } from './lib/servers.ts';
 import { bareBody, evidenceBody } from './lib/verify-bodies.ts';
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARM_EVENTS = Number(arg('warm') ?? 3000);

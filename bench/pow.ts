@@ -13,12 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { launchChromium } from '../e2e/support/browser.ts';
+import { arg } from './lib/args.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const N = Number(arg('n') ?? 1_500_000);
 
 const workerFile = path.join(ROOT, 'packages/browser/dist/warden-worker.js');

@@ -22,12 +22,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { arg } from './lib/args.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARMUP_S = 3;

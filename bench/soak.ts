@@ -13,12 +13,9 @@
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { arg } from './lib/args.ts';
 import { cpuMsOf, highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const MINUTES = Number(arg('minutes') ?? 30);
 const CONNECTIONS = Number(arg('connections') ?? 16);
 const PORT = Number(arg('port') ?? 20080);

@@ -31,16 +31,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
+import { arg } from './lib/args.ts';
 import { type LoadOptions, load as loadOnce } from './lib/load.ts';
 import { cpuSince, peakRssMb, readThreadTicks, resetPeakRss, rssMb, threadsSince } from './lib/proc-stat.ts';
 import { eventLoopDelay, type Running, startEcho, startReceiver, startWarden } from './lib/servers.ts';
 import { bareBody, evidenceBody } from './lib/verify-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARM_EVENTS = Number(arg('warm') ?? 5000);

@@ -21,12 +21,9 @@ import { migrate } from '../packages/server/src/storage/db.ts';
 import { claimDueDeliveries, completeSuccesses } from '../packages/server/src/webhooks/delivery-store.ts';
 import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
+import { arg } from './lib/args.ts';
 import { cpuSince, readThreadTicks } from './lib/proc-stat.ts';
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const ROWS = Number(arg('rows') ?? 60_000);
 const BATCH = Number(arg('batch') ?? 16);
 const DELIVER = process.argv.includes('--deliver');
