@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { path as ghostPath } from 'ghost-cursor';
 // ghost-cursor-playwright's own path generator (the eval's `patchright-headful-ghost` moves along it).
 import { path as playwrightGhostPath } from 'ghost-cursor-playwright/lib/math.js';
@@ -6,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // The repository's one seeded PRNG (tests only): the libraries draw their curves with Math.random.
 import { mulberry32 } from '../../../server/src/testing/rng.ts';
 import { PointerGridProbe } from './grid.ts';
+import { humanTraces } from './test-traces.ts';
 
 const move = (x: number, y: number, over: Partial<PointerEvent> = {}): PointerEvent =>
   ({ isTrusted: true, pointerType: 'mouse', clientX: x, clientY: y, ...over }) as PointerEvent;
@@ -27,22 +27,11 @@ function judge(points: ReadonlyArray<{ x: number; y: number }>) {
 const throughCdp = (points: ReadonlyArray<{ x: number; y: number }>) =>
   points.map((p) => ({ x: Math.fround(p.x), y: Math.fround(p.y) }));
 
-/** DELBOT-Mouse traces of one person (fixtures/mouse-dev, MIT): raw browser positions. */
-const HUMAN_DIR = new URL('../../../../fixtures/mouse-dev/circles_human_pc1/', import.meta.url);
+/** The first 40 traces' moves, as positions. */
 function humanMoves(): Array<{ x: number; y: number }> {
-  return readdirSync(HUMAN_DIR)
-    .filter((f) => f.endsWith('.txt'))
-    .sort()
+  return humanTraces()
     .slice(0, 40)
-    .flatMap((f) =>
-      readFileSync(new URL(f, HUMAN_DIR), 'utf8')
-        .trim()
-        .split('\n')
-        .slice(1)
-        .map((l) => l.trim().split(','))
-        .filter((p) => p[1] === 'Move')
-        .map((p) => ({ x: Number(p[2]), y: Number(p[3]) })),
-    );
+    .flatMap((trace) => trace.map(([, x, y]) => ({ x, y })));
 }
 
 describe('PointerGridProbe', () => {

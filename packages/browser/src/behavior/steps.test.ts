@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { path as ghostPath } from 'ghost-cursor';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The repository's one seeded PRNG (tests only: the SDK itself does not depend on the server).
 import { mulberry32 } from '../../../server/src/testing/rng.ts';
 import { PointerStepCounter } from './steps.ts';
+import { humanTraces } from './test-traces.ts';
 
 type Fake = Omit<Partial<PointerEvent>, 'getCoalescedEvents'> & {
   coalesced?: number;
@@ -26,23 +26,6 @@ function count(moves: ReadonlyArray<readonly [number, number, number, number?]>)
   for (const [t, x, y, n] of moves)
     c.observe(move({ timeStamp: t, clientX: x, clientY: y, coalesced: n ?? 1 }));
   return c.summary();
-}
-
-/** DELBOT-Mouse traces of one person (fixtures/mouse-dev, MIT): raw browser moves [t, x, y] per trace. */
-const HUMAN_DIR = new URL('../../../../fixtures/mouse-dev/circles_human_pc1/', import.meta.url);
-function humanTraces(): Array<Array<[number, number, number]>> {
-  return readdirSync(HUMAN_DIR)
-    .filter((f) => f.endsWith('.txt'))
-    .sort()
-    .map((f) =>
-      readFileSync(new URL(f, HUMAN_DIR), 'utf8')
-        .trim()
-        .split('\n')
-        .slice(1)
-        .map((l) => l.trim().split(','))
-        .filter((p) => p[1] === 'Move')
-        .map((p) => [Number(p[0]), Number(p[2]), Number(p[3])] as [number, number, number]),
-    );
 }
 
 /** Seeded so the generated sessions are the same on every run. */
