@@ -82,7 +82,9 @@ describe.skipIf(!desktopAvailable())('adversaries through the shop page', { time
   });
 
   it('plain chromium moved along ghost-cursor paths by xdotool: verified with the token; trusted moves and keys', async () => {
-    const o = await visit(setup('xdotool-ghost'), 0, { shop, warden, display, timeoutMs: 45_000 });
+    // Run 1: its seeded ghost-cursor paths (eval/browsers/desktop-input.ts) sleep 45 ms or more
+    // before 14 moves of 10 px or more; run 0's paths have none, so they leave no sparse step.
+    const o = await visit(setup('xdotool-ghost'), 1, { shop, warden, display, timeoutMs: 45_000 });
     expectEnforcedDecision(o);
     expect(o.probe?.moves.count).toBeGreaterThan(20);
     expect(o.probe?.moves.untrusted).toBe(0);

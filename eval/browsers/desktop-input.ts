@@ -116,6 +116,16 @@ export function desktopScript(
       sleep(10);
     }
   };
+  /** ghost-cursor's `path`, drawn with this script's seeded random numbers (it calls Math.random). */
+  const ghostPathSeeded = (...args: Parameters<typeof ghostPath>) => {
+    const unseeded = Math.random;
+    Math.random = random;
+    try {
+      return ghostPath(...args) as Array<{ x: number; y: number; timestamp: number }>;
+    } finally {
+      Math.random = unseeded;
+    }
+  };
   /** ghost-cursor's own path (Bezier, Fitts's-law step count, its timestamps), with its overshoot. */
   const ghostTo = (to: Point, box: Box) => {
     const tracePath = (pts: Array<{ x: number; y: number; timestamp?: number }>) => {
@@ -131,25 +141,17 @@ export function desktopScript(
       const r = 120 * Math.sqrt(random());
       const theta = random() * 2 * Math.PI;
       const over = { x: to.x + r * Math.cos(theta), y: to.y + r * Math.sin(theta) };
-      tracePath(
-        ghostPath(at, over, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
-      );
+      tracePath(ghostPathSeeded(at, over, { useTimestamps: true }));
       sleep(between(20, 80));
       tracePath(
-        ghostPath(
+        ghostPathSeeded(
           at,
           { ...to, width: box.width, height: box.height },
           { spreadOverride: 10, useTimestamps: true },
-        ) as Array<{
-          x: number;
-          y: number;
-          timestamp: number;
-        }>,
+        ),
       );
     } else {
-      tracePath(
-        ghostPath(at, to, { useTimestamps: true }) as Array<{ x: number; y: number; timestamp: number }>,
-      );
+      tracePath(ghostPathSeeded(at, to, { useTimestamps: true }));
     }
     move(to);
   };
