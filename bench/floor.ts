@@ -34,7 +34,7 @@ import { arg } from './lib/args.ts';
 import { load } from './lib/load.ts';
 import { cpuSince, readThreadTicks, threadsSince } from './lib/proc-stat.ts';
 import { type Running, startBundled, startEcho, startReceiver } from './lib/servers.ts';
-import { bareBody, evidenceBody } from './lib/verify-bodies.ts';
+import { SCENARIO_BODIES, type Scenario, warmBody } from './lib/verify-bodies.ts';
 
 const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
@@ -47,12 +47,6 @@ const LEAN_ROW = process.argv.includes('--lean-row');
 const RATE = arg('rate') === undefined ? undefined : Number(arg('rate'));
 const WARMUP_S = 3;
 const NAMES = ['', 'echo', 'validate', 'durable', 'webhook'];
-
-type Scenario = 'bare' | 'evidence';
-const BODIES: Record<Scenario, (n: number) => string> = {
-  bare: bareBody,
-  evidence: (n) => evidenceBody(n, n % 2 === 0),
-};
 
 let eventNumber = 0;
 const next = () => eventNumber++;
@@ -75,7 +69,7 @@ async function measure(server: Running, headers: Record<string, string>, scenari
     url: server.url,
     headers,
     connections: CONNECTIONS,
-    body: BODIES[scenario],
+    body: SCENARIO_BODIES[scenario],
     next,
     ...(RATE ? { rate: RATE } : {}),
   };
@@ -109,7 +103,7 @@ async function measure(server: Running, headers: Record<string, string>, scenari
 }
 
 function report(scenario: Scenario, rows: Measured[]): void {
-  const kb = (BODIES[scenario](0).length / 1024).toFixed(1);
+  const kb = (SCENARIO_BODIES[scenario](0).length / 1024).toFixed(1);
   const notes = `${LEAN_ROW ? ', --lean-row' : ''}${RATE ? `, --rate ${RATE}` : ''}`;
   console.log(`\n${scenario} bodies (${kb} KB), CPU µs per request${notes}`);
   const cells = [
@@ -225,7 +219,7 @@ async function main(): Promise<void> {
           headers,
           connections: CONNECTIONS,
           amount: WARM_EVENTS,
-          body: (n) => (n % 4 === 0 ? evidenceBody(n, n % 8 === 0) : bareBody(n)),
+          body: warmBody,
           next,
         });
         answered.set(level, (answered.get(level) ?? 0) + warm['2xx']);

@@ -35,25 +35,19 @@ import { arg } from './lib/args.ts';
 import { type LoadOptions, load as loadOnce } from './lib/load.ts';
 import { cpuSince, peakRssMb, readThreadTicks, resetPeakRss, rssMb, threadsSince } from './lib/proc-stat.ts';
 import { eventLoopDelay, type Running, startEcho, startReceiver, startWarden } from './lib/servers.ts';
-import { bareBody, evidenceBody } from './lib/verify-bodies.ts';
+import { SCENARIO_BODIES, type Scenario, warmBody } from './lib/verify-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DURATION_S = Number(arg('duration') ?? 15);
 const CONNECTIONS = Number(arg('connections') ?? 32);
 const WARM_EVENTS = Number(arg('warm') ?? 5000);
 const SCENARIO_WARMUP_S = 3;
-const SCENARIOS = (arg('scenarios') ?? 'bare,evidence').split(',') as ScenarioName[];
+const SCENARIOS = (arg('scenarios') ?? 'bare,evidence').split(',') as Scenario[];
 const ECHO = !process.argv.includes('--no-echo');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const THREADS = process.argv.includes('--threads');
 const WORKERS = (arg('workers') ?? '1,2').split(',').map(Number);
 const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
-
-type ScenarioName = 'bare' | 'evidence';
-const BODIES: Record<ScenarioName, (n: number) => string> = {
-  bare: bareBody,
-  evidence: (n) => evidenceBody(n, n % 2 === 0),
-};
 
 /** 2xx answers by server URL: for Warden, every one is a recorded decision with a webhook. */
 const answered = new Map<string, number>();
@@ -81,11 +75,11 @@ interface Measured {
 async function measure(
   server: Running,
   headers: Record<string, string>,
-  scenario: ScenarioName,
+  scenario: Scenario,
   warden: boolean,
   rate?: number,
 ): Promise<Measured> {
-  const body = BODIES[scenario];
+  const body = SCENARIO_BODIES[scenario];
   const paced = rate === undefined ? {} : { rate };
   await load({
     url: server.url,
@@ -142,7 +136,7 @@ const us = (v: number) => `${v.toFixed(0)} µs`;
 const msText = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
 
 function report(
-  scenario: ScenarioName,
+  scenario: Scenario,
   workers: number,
   warden: Measured,
   echo: Measured | undefined,
@@ -150,7 +144,7 @@ function report(
 ): void {
   const row = (label: string, w: string, e = '') =>
     console.log(`  ${label.padEnd(34)} ${w.padStart(18)} ${e.padStart(14)}`);
-  const kb = (BODIES[scenario](0).length / 1024).toFixed(1);
+  const kb = (SCENARIO_BODIES[scenario](0).length / 1024).toFixed(1);
   console.log(
     `\n${scenario} bodies (${kb} KB${scenario === 'evidence' ? ', every second one with an idempotency_key' : ''}), --workers ${workers}`,
   );
@@ -195,7 +189,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /** One fresh server with `workers` workers: warm-up, then every scenario measured. */
-async function runWarden(workers: number): Promise<Map<ScenarioName, Measured>> {
+async function runWarden(workers: number): Promise<Map<Scenario, Measured>> {
   const receiver = await startReceiver();
   const warden = await startWarden(
     receiver.url,
@@ -203,7 +197,7 @@ async function runWarden(workers: number): Promise<Map<ScenarioName, Measured>> 
     workers,
   );
   const headers = { 'x-site-key': warden.siteKey, 'x-secret-key': warden.secretKey };
-  const wardenResults = new Map<ScenarioName, Measured>();
+  const wardenResults = new Map<Scenario, Measured>();
   answered.delete(warden.url);
   let delivered = 0;
   let decisions = 0;
@@ -215,7 +209,7 @@ async function runWarden(workers: number): Promise<Map<ScenarioName, Measured>> 
         headers,
         connections: CONNECTIONS,
         amount: WARM_EVENTS,
-        body: (n) => (n % 4 === 0 ? evidenceBody(n, n % 8 === 0) : bareBody(n)),
+        body: warmBody,
         next,
       });
       console.log(
@@ -250,7 +244,7 @@ async function main(): Promise<void> {
       `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; CPU from /proc, all threads`,
   );
 
-  const echoResults = new Map<ScenarioName, Measured>();
+  const echoResults = new Map<Scenario, Measured>();
   if (ECHO) {
     const echo = await startEcho();
     try {
@@ -260,13 +254,13 @@ async function main(): Promise<void> {
     }
   }
 
-  const runs: Array<{ workers: number; results: Map<ScenarioName, Measured> }> = [];
+  const runs: Array<{ workers: number; results: Map<Scenario, Measured> }> = [];
   for (const workers of WORKERS) runs.push({ workers, results: await runWarden(workers) });
 
   // The echo again, paced to the first Warden run's decisions/s: CPU per request falls as the rate
   // rises (more requests share each event-loop turn and socket write), so the full-speed echo
   // alone overstates the ratio of a server that runs at a tenth of its rate.
-  const pacedEcho = new Map<ScenarioName, Measured>();
+  const pacedEcho = new Map<Scenario, Measured>();
   if (ECHO && runs[0]) {
     const echo = await startEcho();
     try {

@@ -233,3 +233,13 @@ export function evidenceBody(n: number, withKey: boolean): string {
   if (withKey) body.idempotency_key = `bench-${n}`;
   return JSON.stringify(body);
 }
+
+/** The benches' two scenarios: bare bodies, and evidence bodies with every second one keyed. */
+export type Scenario = 'bare' | 'evidence';
+export const SCENARIO_BODIES: Record<Scenario, (n: number) => string> = {
+  bare: bareBody,
+  evidence: (n) => evidenceBody(n, n % 2 === 0),
+};
+
+/** The warm-up's mix: every fourth body an evidence body (every eighth keyed), the rest bare. */
+export const warmBody = (n: number): string => (n % 4 === 0 ? evidenceBody(n, n % 8 === 0) : bareBody(n));

@@ -18,6 +18,15 @@ async function until(done: () => boolean, ms: number): Promise<void> {
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 }
 
+/** The owner rotates the site's keys through app `on`'s management API. */
+function rotateKeys(on: TestApp, w: Awaited<ReturnType<typeof createTestWorkspace>>) {
+  return on.app.inject({
+    method: 'POST',
+    url: `/api/sites/${w.site.id}/rotate-keys`,
+    headers: w.owner.headers,
+  });
+}
+
 describe.skipIf(!TEST_DATABASE_URL)('site lookups across server processes on PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
@@ -45,11 +54,7 @@ describe.skipIf(!TEST_DATABASE_URL)('site lookups across server processes on Pos
     // B remembers the key: without being told, it would accept it for the hour.
     expect(remembered(b, w.site.siteKey)).toBe(true);
 
-    const rotated = await a.app.inject({
-      method: 'POST',
-      url: `/api/sites/${w.site.id}/rotate-keys`,
-      headers: w.owner.headers,
-    });
+    const rotated = await rotateKeys(a, w);
     expect(rotated.statusCode).toBe(200);
     await until(() => !remembered(b, w.site.siteKey), DELIVERY_MS);
 
@@ -123,11 +128,7 @@ describe.skipIf(!TEST_DATABASE_URL)('site lookups across server processes on Pos
     expect((await verifyOn(b, serverHeaders(w.site))).statusCode).toBe(201);
     expect(remembered(b, w.site.siteKey)).toBe(true);
     await a.ctx.services.siteChanges.whenListening();
-    const rotated = await a.app.inject({
-      method: 'POST',
-      url: `/api/sites/${w.site.id}/rotate-keys`,
-      headers: w.owner.headers,
-    });
+    const rotated = await rotateKeys(a, w);
     expect(rotated.statusCode).toBe(200);
     await until(() => !remembered(b, w.site.siteKey), DELIVERY_MS);
     expect((await verifyOn(b, serverHeaders(w.site))).json().error.code).toBe('invalid_site_key');
