@@ -95,13 +95,24 @@ export class HumanScript {
     this.at = p;
   }
 
-  /** Replays a whole trace scaled into `box` (screen pixels), keeping its timing. */
-  replay(trace: Trace, box: Box): this {
-    const sx = box.width / trace.width;
-    const sy = box.height / trace.height;
+  /**
+   * Replays a whole trace scaled into `box` (screen pixels), keeping its timing. `keepAspect`: one
+   * scale for both axes, centred in the box, so a recording from a screen of another shape (a
+   * phone held upright) keeps its angles and curvature instead of being stretched on one axis.
+   */
+  replay(trace: Trace, box: Box, keepAspect = false): this {
+    let sx = box.width / trace.width;
+    let sy = box.height / trace.height;
+    let ox = box.x;
+    let oy = box.y;
+    if (keepAspect) {
+      sx = sy = Math.min(sx, sy);
+      ox += (box.width - trace.width * sx) / 2;
+      oy += (box.height - trace.height * sy) / 2;
+    }
     let prev = 0;
     for (const [t, x, y] of trace.moves) {
-      this.moveTo(box.x + x * sx, box.y + y * sy, t - prev);
+      this.moveTo(ox + x * sx, oy + y * sy, t - prev);
       prev = t;
     }
     return this;

@@ -218,7 +218,7 @@ export function desktopScript(
     // Look around the page first, as the recorded person did.
     const look = traces.human.slice(0, 2);
     human.lines.length = 0;
-    for (const t of look) human.replay(t, layout.content).sleep(between(250, 600));
+    for (const t of look) human.replay(t, layout.content, true).sleep(between(250, 600));
     lines.push(...human.lines);
     const last = [...human.lines].reverse().find((l) => l.startsWith('mousemove'));
     if (last) {

@@ -5,18 +5,21 @@ import { BOTD_VERSION } from '../../e2e/support/botd.ts';
 import { CHROMIUM } from '../../e2e/support/browser.ts';
 import { XDOTOOL, XVFB } from '../../e2e/support/desktop.ts';
 import { type Display, startXvfbIn } from './desktop-input.ts';
+import { dirList, heldOutSetups } from './held-out.ts';
 import { evidenceTable, outcomeTable, summary } from './report.ts';
-import { selectSetups } from './setups.ts';
+import { SETUPS, type Setup, selectSetups } from './setups.ts';
 import { type Shop, startShop } from './shop.ts';
 import { startWarden, type VisitOutcome, visit, type Warden } from './visit.ts';
 
 /**
- * `npm run eval:browsers [-- --runs N] [-- --only patchright,xdotool-*] [-- --json out.json] [-- --shared-server]`:
+ * `npm run eval:browsers [-- --runs N] [-- --only patchright,xdotool-*] [-- --json out.json] [-- --shared-server]
+ * [-- --people dir[,dir]] [-- --bots dir[,dir]]`:
  * real chromium through a shop page that integrates the SDK as the docs say, against a real
  * Warden server on loopback, for every adversary setup and a replayed person. Every run gets a
  * fresh server (fresh data directory), so every run is a first visit of a new device, as a
  * held-out attacker's would be: no `device_recent_risk` or velocity carried from the setup's
- * earlier runs (`--shared-server` keeps one server per setup, to measure repeat visits). Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
+ * earlier runs (`--shared-server` keeps one server per setup, to measure repeat visits).
+ * `--people` / `--bots` add a setup per directory of DELBOT-format recordings (held-out.ts). Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
  * the page. A report: exit code 0 whatever the numbers, 1 when nothing could run.
  */
 const { values } = parseArgs({
@@ -26,10 +29,19 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'visit-timeout': { type: 'string', default: '90000' },
     'shared-server': { type: 'boolean', default: false },
+    people: { type: 'string', default: '' },
+    bots: { type: 'string', default: '' },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 3);
-const setups = selectSetups((values.only ?? '').split(',').filter(Boolean));
+let heldOut: Setup[];
+try {
+  heldOut = heldOutSetups(dirList(values.people), dirList(values.bots));
+} catch (err) {
+  console.error(`eval:browsers: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
+const setups = selectSetups(dirList(values.only), [...SETUPS, ...heldOut]);
 const missing = [CHROMIUM, XVFB, XDOTOOL].filter((p) => !fs.existsSync(p));
 if (missing.length > 0) {
   console.error(`eval:browsers needs ${missing.join(', ')} (apt-get install -y chromium xvfb xdotool).`);

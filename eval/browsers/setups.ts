@@ -9,8 +9,10 @@ export type Setup =
       label: string;
       kind: 'desktop';
       style: DesktopStyle;
-      /** For `replay_bot`: which recorded bot of fixtures/mouse-dev. */
-      botTraces?: 'circles_bot_pynput' | 'circles_bot_pyhm';
+      /** For `replay_bot`: which recorded bot (a folder of fixtures/mouse-dev, or an absolute path). */
+      botTraces?: string;
+      /** For `human`: whose recordings (as `botTraces`; default circles_human_pc1). */
+      humanTraces?: string;
       person: boolean;
     };
 
@@ -84,10 +86,10 @@ export const SETUPS: Setup[] = [
 ];
 
 /** Setups whose id matches one of `patterns` (substring or `*` glob); all when there is none. */
-export function selectSetups(patterns: readonly string[]): Setup[] {
-  if (patterns.length === 0) return SETUPS;
+export function selectSetups(patterns: readonly string[], from: readonly Setup[] = SETUPS): Setup[] {
+  if (patterns.length === 0) return [...from];
   const res = patterns.map((p) => new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`));
-  return SETUPS.filter((s) => patterns.some((p, i) => s.id.includes(p) || res[i]!.test(s.id)));
+  return from.filter((s) => patterns.some((p, i) => s.id.includes(p) || res[i]!.test(s.id)));
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');

@@ -7,6 +7,7 @@ import { launchPlainChromium, xdotool } from '../../e2e/support/desktop.ts';
 import { loadTraces, type Trace } from '../../e2e/support/human-input.ts';
 import { type RunningServer, startServer } from '../../e2e/support/server.ts';
 import { type Display, desktopScript, screenLayout } from './desktop-input.ts';
+import { MIN_REPLAY_MOVES } from './held-out.ts';
 import { kitLogin, launchKit } from './kits.ts';
 import type { ProbeReport } from './probe.ts';
 import type { Setup } from './setups.ts';
@@ -86,10 +87,12 @@ export interface VisitEnv {
 }
 
 const tracesCache = new Map<string, Trace[]>();
+/** Up to 200 traces of `dir` (a folder of fixtures/mouse-dev, or an absolute path) with enough moves to replay. */
 function traces(dir: string): Trace[] {
   let t = tracesCache.get(dir);
   if (!t) {
-    t = loadTraces(path.join(FIXTURES, dir), 200);
+    t = loadTraces(path.resolve(FIXTURES, dir), 200).filter((tr) => tr.moves.length >= MIN_REPLAY_MOVES);
+    if (t.length === 0) throw new Error(`${dir}: no trace with ${MIN_REPLAY_MOVES}+ moves`);
     tracesCache.set(dir, t);
   }
   return t;
@@ -155,10 +158,11 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
           const { layout } = await env.shop.waitFor(id, ['layout'], 30_000);
           if (!layout) throw new Error(`the page reported no layout: ${browser.output().slice(-400)}`);
           await new Promise((r) => setTimeout(r, 600));
-          const botDir = setup.botTraces ?? 'circles_bot_pynput';
+          const human = traces(setup.humanTraces ?? 'circles_human_pc1');
           const script = desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
-            human: traces('circles_human_pc1').slice((run * 7) % 150),
-            bot: traces(botDir),
+            // Each run starts at another recording (a few runs of a small folder wrap around).
+            human: human.slice(((run * 7) % 150) % human.length),
+            bot: traces(setup.botTraces ?? 'circles_bot_pynput'),
           });
           await xdotool(display, script);
         }

@@ -8,6 +8,8 @@ const BOT_RULES = new Set([
   'mouse_straight_path',
   'mouse_constant_speed',
   'mouse_synthetic_jitter',
+  // Soft since issue 14 (a fast hand on a rarely reporting device turns this much), still a tell.
+  'mouse_sharp_turns',
   'mouse_stationary_moves',
   'mouse_smooth_curve',
   'timing_regular',
@@ -102,6 +104,51 @@ describe('behaviour rules', () => {
       time_to_submit_ms: 5000,
     });
     expect(hand).not.toContain('mouse_constant_speed');
+  });
+
+  it('jitter: reversals are a hard tell; sharp turns alone are soft (20, not scripted), and not with sparse updates', () => {
+    // A zigzag: every move turns back on the one before (reversals).
+    const zigzag = Array.from({ length: 30 }, (_, i) => [
+      i * 16 + (i % 3),
+      100 + i * 6,
+      200 + (i % 2 ? 14 : 0),
+    ]);
+    const jittered = form({ mouse: zigzag, time_to_submit_ms: 5000 });
+    expect(jittered).toContain('mouse_synthetic_jitter');
+    expect(jittered).not.toContain('mouse_sharp_turns');
+    // A tight spiral sampled coarsely, with a hand's uneven bending: ~0.5 rad per move, always the
+    // same way (no reversal).
+    let a = 0;
+    const spiral = Array.from({ length: 30 }, (_, i) => {
+      a += 0.5 + (((i * 7) % 5) - 2) * 0.06;
+      const r = 60 + i * 4;
+      return [
+        i * 33 + ((i * 7) % 11) * 3,
+        Math.round(400 + r * Math.cos(a)),
+        Math.round(300 + r * Math.sin(a)),
+      ];
+    });
+    const f = baseFeatures({
+      surface: 'browser',
+      behavior: behaviorMetrics({ mouse: spiral, time_to_submit_ms: 5000 }),
+    });
+    const sharp = behavior.evaluate(f);
+    expect(sharp.map((s) => [s.rule, s.score])).toContainEqual(['mouse_sharp_turns', 20]);
+    expect(sharp.map((s) => s.rule)).not.toContain('mouse_synthetic_jitter');
+    expect(scriptedInput(f)).toBe(false);
+    const withSparse = behavior.evaluate(
+      baseFeatures({
+        surface: 'browser',
+        behavior: behaviorMetrics({
+          mouse: spiral,
+          time_to_submit_ms: 5000,
+          pointer_steps: { moving: 29, sparse: 20 },
+        }),
+      }),
+    );
+    expect(withSparse.map((s) => s.rule)).toContain('mouse_sparse_updates');
+    expect(withSparse.map((s) => s.rule)).not.toContain('mouse_sharp_turns');
+    expect(withSparse.map((s) => s.rule)).not.toContain('behavior_bot_combined');
   });
 
   it('flags burst-dispatched synthetic events (all within a few ms)', () => {

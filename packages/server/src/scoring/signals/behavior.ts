@@ -35,7 +35,6 @@ export const BEHAVIOR = {
 };
 
 const BOT_TELLS = new Set([
-  'mouse_sparse_updates',
   'mouse_straight_path',
   'mouse_constant_speed',
   'mouse_synthetic_jitter',
@@ -43,6 +42,13 @@ const BOT_TELLS = new Set([
   'mouse_smooth_curve',
   'timing_regular',
 ]);
+
+/**
+ * Tells a person's pointer also shows when its device reports rarely (a VM, a remote desktop, a
+ * slow Bluetooth link): single events far apart (`mouse_sparse_updates`) and large turns per
+ * report (`mouse_sharp_turns`). One cause, so for `behavior_bot_combined` they count once together.
+ */
+const LOW_RATE_TELLS = new Set(['mouse_sparse_updates', 'mouse_sharp_turns']);
 
 type Check = (f: Features) => boolean;
 
@@ -57,9 +63,17 @@ const straightPath: Check = (f) =>
 const constantSpeed: Check = (f) =>
   f.behavior.flat_speed_strokes >= 2 && f.behavior.flat_speed_strokes * 2 >= f.behavior.strokes;
 
-/** Jittered paths: sharp turns or reversals no hand makes. */
-const syntheticJitter: Check = (f) =>
-  enoughPoints(f) && (f.behavior.mean_turn > BEHAVIOR.meanTurn || f.behavior.reversals > BEHAVIOR.reversals);
+/** Jittered paths: the pointer turns back (> 90°) between consecutive moves, which no hand does. */
+const syntheticJitter: Check = (f) => enoughPoints(f) && f.behavior.reversals > BEHAVIOR.reversals;
+
+/**
+ * Large turns between consecutive moves, without reversals. Soft: the turn per report grows with
+ * the path's curvature times the distance covered between reports, so a fast hand on a device
+ * that reports at 30 Hz (a VM, a remote desktop) turns this much too (docs/signals.md). Not with
+ * `mouse_sparse_updates`: a pointer that reports rarely turns more per report, one cause.
+ */
+export const sharpTurns: Check = (f) =>
+  enoughPoints(f) && !syntheticJitter(f) && !sparseUpdates(f) && f.behavior.mean_turn > BEHAVIOR.meanTurn;
 
 /**
  * Most strokes bend as smoothly as a parametric curve (no tremor, no corrections): two or more such
@@ -130,8 +144,8 @@ function regularTiming(f: Features): 'mouse' | 'burst' | 'keys' | null {
 /**
  * Whether a form was driven by a script: no interaction at all, or any mechanical tell (scripted
  * mouse paths or timing, clicks without pointer approach, synthetic key dwell; not the soft
- * `click_instant_release`, which trackpad taps share, nor the soft `mouse_sparse_updates`, which
- * a remote desktop can share). Used by families
+ * `click_instant_release`, which trackpad taps share, nor the soft `mouse_sparse_updates` and
+ * `mouse_sharp_turns`, which a remote desktop or a VM can share). Used by families
  * that weigh what an event does by how it was done (card testing).
  */
 export function scriptedInput(f: Features): boolean {
@@ -181,12 +195,17 @@ export const behavior: SignalFamily = {
     mouse_synthetic_jitter: {
       score: 30,
       description:
-        'Mouse path with injected jitter: direction reversals and sharp turns (human-emulation libraries).',
+        'Mouse path with injected jitter: the pointer turns back between consecutive moves (human-emulation libraries).',
+    },
+    mouse_sharp_turns: {
+      score: 20,
+      description:
+        'Mouse path that turns sharply from one move to the next (injected jitter; also a fast hand on a device reporting rarely, so never enough alone).',
     },
     mouse_sparse_updates: {
-      score: 30,
+      score: 20,
       description:
-        'The pointer moved in jumps: single pointer events 40 ms or more apart that each moved it 8 px or more (a program setting its position and sleeping), 15 % or more of its moves. A mouse or trackpad reports every frame; a remote desktop or a Bluetooth mouse on a slow link may not, so this is never enough for a block.',
+        'The pointer moved in jumps: single pointer events 40 ms or more apart that each moved it 8 px or more (a program setting its position and sleeping), 15 % or more of its moves. A mouse or trackpad reports every frame; a remote desktop, a VM or a Bluetooth mouse on a slow link may not, so this is never enough alone.',
     },
     mouse_stationary_moves: {
       score: 20,
@@ -252,6 +271,13 @@ export const behavior: SignalFamily = {
     if (syntheticJitter(f)) {
       out.push(emit(this, 'mouse_synthetic_jitter'));
     }
+    if (sharpTurns(f)) {
+      out.push(
+        emit(this, 'mouse_sharp_turns', {
+          description: `The path turns ${b.mean_turn.toFixed(2)} rad per move on average (no reversals).`,
+        }),
+      );
+    }
     if (stationaryMoves(f)) {
       out.push(emit(this, 'mouse_stationary_moves'));
     }
@@ -275,7 +301,10 @@ export const behavior: SignalFamily = {
         }),
       );
     }
-    const tells = out.filter((s) => BOT_TELLS.has(s.rule)).length + inputTells(f);
+    const tells =
+      out.filter((s) => BOT_TELLS.has(s.rule)).length +
+      (out.some((s) => LOW_RATE_TELLS.has(s.rule)) ? 1 : 0) +
+      inputTells(f);
     if (tells >= 2) {
       out.push(emit(this, 'behavior_bot_combined', { description: `${tells} independent behaviour tells.` }));
     }
@@ -285,6 +314,8 @@ export const behavior: SignalFamily = {
       !instantRelease(f) &&
       // Nor a pointer that moved in jumps (a position set and a sleep; at best a remote desktop).
       !sparseUpdates(f) &&
+      // Nor sharp turns from move to move (jitter; at best a fast hand on a slow report rate).
+      !sharpTurns(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
