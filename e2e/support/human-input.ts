@@ -122,13 +122,18 @@ export class HumanScript {
    * Moves from the current position to `to` along a piece of a recorded human stroke, mapped onto
    * the segment by rotation, scale and translation (its curvature and timing are kept).
    */
-  strokeTo(to: Point, trace: Trace): this {
+  strokeTo(to: Point, trace: Trace, pieceMs?: readonly [number, number]): this {
     const from = this.at ?? to;
     const moves = trace.moves;
-    // A piece of about 22 samples (~350 ms) from a random place in the trace.
-    const len = Math.min(moves.length, 18 + Math.floor(this.between(0, 8)));
-    const start = Math.floor(this.between(0, Math.max(1, moves.length - len)));
-    const piece = moves.slice(start, start + len);
+    let piece: Trace['moves'];
+    if (pieceMs) {
+      piece = this.timedPiece(moves, this.between(pieceMs[0], pieceMs[1]));
+    } else {
+      // A piece of about 22 samples (~350 ms at 60 Hz) from a random place in the trace.
+      const len = Math.min(moves.length, 18 + Math.floor(this.between(0, 8)));
+      const start = Math.floor(this.between(0, Math.max(1, moves.length - len)));
+      piece = moves.slice(start, start + len);
+    }
     const a = piece[0]!;
     const b = piece[piece.length - 1]!;
     const src = Math.hypot(b[1] - a[1], b[2] - a[2]);
@@ -149,6 +154,32 @@ export class HumanScript {
       prev = t;
     }
     return this;
+  }
+
+  /**
+   * A piece of the trace lasting about `ms` (at least half of it) whose ends are 20 px or more apart, whatever the
+   * recording's report rate (a sample count would cover a whole out-and-back excursion of a 30 Hz
+   * or a fast recording, whose ends meet: the stroke would collapse into a jump). Up to 8 random
+   * starts, then the trace's first movement (from its start to the point farthest from it).
+   */
+  private timedPiece(moves: Trace['moves'], ms: number): Trace['moves'] {
+    const apart = (p: Trace['moves']) =>
+      p.length >= 2 && Math.hypot(p[p.length - 1]![1] - p[0]![1], p[p.length - 1]![2] - p[0]![2]) >= 20;
+    for (let attempt = 0; attempt < 8 && moves.length >= 2; attempt++) {
+      const start = Math.floor(this.between(0, moves.length - 1));
+      let end = start + 1;
+      while (end < moves.length - 1 && moves[end]![0] - moves[start]![0] < ms) end++;
+      const piece = moves.slice(start, end + 1);
+      if (apart(piece) && piece[piece.length - 1]![0] - piece[0]![0] >= ms / 2) return piece;
+    }
+    let far = 0;
+    for (const [i, m] of moves.entries())
+      if (
+        Math.hypot(m[1] - moves[0]![1], m[2] - moves[0]![2]) >
+        Math.hypot(moves[far]![1] - moves[0]![1], moves[far]![2] - moves[0]![2])
+      )
+        far = i;
+    return moves.slice(0, far + 1);
   }
 
   click(): this {

@@ -76,6 +76,9 @@ export function screenLayout(l: Layout) {
 }
 export type ScreenLayout = ReturnType<typeof screenLayout>;
 
+/** How long a replayed person's stroke piece lasts (18–25 samples of the 60 Hz DELBOT recording). */
+const PERSON_PIECE_MS = [300, 420] as const;
+
 export type DesktopStyle = 'straight' | 'ghost' | 'teleport' | 'replay_bot' | 'human';
 
 /** An xdotool script that logs in on the shop page with the given input style. */
@@ -169,7 +172,9 @@ export function desktopScript(
         style === 'human' ? traces.human[Math.floor(random() * traces.human.length)]! : botTrace();
       human.lines.length = 0;
       (human as unknown as { at: Point }).at = at;
-      human.strokeTo(to, trace);
+      // People: a piece of their movement lasting what ~22 samples of a 60 Hz recording last, whatever
+      // their device's report rate; bots: ~22 samples, as their replays always were.
+      human.strokeTo(to, trace, style === 'human' ? PERSON_PIECE_MS : undefined);
       lines.push(...human.lines);
       at = { x: Math.round(to.x), y: Math.round(to.y) };
       const last = [...human.lines].reverse().find((l) => l.startsWith('mousemove'));
