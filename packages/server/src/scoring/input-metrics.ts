@@ -206,7 +206,13 @@ export function keyFloor(keys: readonly Sample[]): KeyFloor | null {
   const g = onFloor(gaps);
   const h = onFloor(holds);
   const judged = gaps.length + holds.length;
-  return { judged, share: (g.count + h.count) / judged, gap_floor: g.floor, hold_floor: h.floor };
+  const tenth = (v: number) => Math.round(v * 10) / 10;
+  return {
+    judged,
+    share: (g.count + h.count) / judged,
+    gap_floor: tenth(g.floor),
+    hold_floor: tenth(h.floor),
+  };
 }
 
 export interface FormInput {
