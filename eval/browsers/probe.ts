@@ -87,7 +87,7 @@ export interface ProbeReport {
   timing: { firstInputMs: number | null; submitMs: number; userActivation: boolean | null };
   /**
    * The raw input, for offline analysis (`--json`): every pointermove [performance.now(), clientX,
-   * clientY, coalesced events, their time span ms, timeStamp, predicted events (−1 without getPredictedEvents), pointerrawupdate events since the previous move, movementX, movementY], pointerdown [t, x, y] and pointerup [t], key [down t, hold ms] (the first 4,000 each).
+   * clientY, coalesced events, their time span ms, timeStamp, predicted events (−1 without getPredictedEvents), pointerrawupdate events since the previous move, movementX, movementY], pointerdown [t, x, y] and pointerup [t], key [down timeStamp, hold ms by timeStamp, down performance.now() in the handler, hold ms by handler time: what the SDK records] (the first 4,000 each).
    */
   trace?: { moves: number[][]; downs: number[][]; ups: number[]; keys: number[][] };
 }
@@ -144,7 +144,7 @@ export const PROBE_JS = `(() => {
     clicks.push(lastDown);
   }, true);
   addEventListener('pointerup', (e) => { if (lastDown && lastDown.dwellMs === null) lastDown.dwellMs = Math.round(e.timeStamp - lastDown.at); }, true);
-  const keys = { keydown: 0, keyup: 0, untrusted: 0, emptyCode: 0, inputTypes: {}, inputWithoutKey: 0, downs: new Map(), dwell: [], downStamps: [], latency: [] };
+  const keys = { keydown: 0, keyup: 0, untrusted: 0, emptyCode: 0, inputTypes: {}, inputWithoutKey: 0, downs: new Map(), handled: new Map(), dwell: [], downStamps: [], latency: [] };
   let lastKeyDown = -1e9;
   addEventListener('keydown', (e) => {
     seen();
@@ -152,6 +152,7 @@ export const PROBE_JS = `(() => {
     if (!e.isTrusted) keys.untrusted++;
     if (!e.code) keys.emptyCode++;
     keys.downs.set(e.code || e.key, e.timeStamp);
+    keys.handled.set(e.code || e.key, performance.now());
     keys.downStamps.push(e.timeStamp);
     keys.latency.push(performance.now() - e.timeStamp);
     lastKeyDown = e.timeStamp;
@@ -159,7 +160,8 @@ export const PROBE_JS = `(() => {
   addEventListener('keyup', (e) => {
     keys.keyup++;
     const d = keys.downs.get(e.code || e.key);
-    if (d !== undefined) { keys.dwell.push(e.timeStamp - d); keys.downs.delete(e.code || e.key); if (trace.keys.length < 4000) trace.keys.push([r1(d), r1(e.timeStamp - d)]); }
+    const h = keys.handled.get(e.code || e.key);
+    if (d !== undefined) { keys.dwell.push(e.timeStamp - d); keys.downs.delete(e.code || e.key); if (trace.keys.length < 4000) trace.keys.push([r1(d), r1(e.timeStamp - d), r1(h), r1(performance.now() - h)]); }
   }, true);
   addEventListener('input', (e) => {
     seen();

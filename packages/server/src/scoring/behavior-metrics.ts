@@ -5,6 +5,8 @@ import {
   type FormInput,
   formInput,
   INPUT_METRIC_THRESHOLDS,
+  type KeyFloor,
+  keyFloor,
   keyRhythmSpread,
   type PointerFrame,
   type PointerGrid,
@@ -91,8 +93,10 @@ export interface BehaviorMetrics {
   click_repeats: number;
   /** Clicks within 0.5 px of their element's centre (as the SDK counted them). */
   centred_clicks: number;
-  /** MAD / median of the gaps between key-downs (null under 8 keys). */
+  /** MAD / median of the gaps between key-downs (null under 20 keys). */
   key_rhythm_spread: number | null;
+  /** Key-down gaps and holds piled on their floor (input-metrics.ts `keyFloor`), null when not judged. */
+  key_floor: KeyFloor | null;
   /** How the form's text fields got their text (`behavior.form`), null when not sent. */
   form: FormInput | null;
   /** How long mouse/pen presses were held (`behavior.presses`), null when not sent. */
@@ -160,6 +164,7 @@ const EMPTY: BehaviorMetrics = {
   click_repeats: 0,
   centred_clicks: 0,
   key_rhythm_spread: null,
+  key_floor: null,
   form: null,
   presses: null,
   pointer_frame: null,
@@ -244,6 +249,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     click_repeats: clickRepeats(mouse, clicks),
     centred_clicks: count(evidence, 'centred_clicks'),
     key_rhythm_spread: keyRhythmSpread(keys),
+    key_floor: keyFloor(keys),
     form: formInput(evidence.form),
     presses: presses(evidence.presses),
     pointer_frame: pointerFrame(evidence.pointer_frame),

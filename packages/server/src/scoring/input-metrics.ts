@@ -30,6 +30,28 @@ const REPEAT_MIN_GAP_MS = 1000;
  */
 export const RHYTHM_MIN_GAPS = 19;
 
+/**
+ * Key-down gaps shorter than this are chords (a modifier and its key, which `xdotool type` presses
+ * together), not the typing rhythm: left out of the floor test.
+ */
+export const FLOOR_CHORD_MS = 10;
+/**
+ * Holds shorter than this are `key_dwell_inhuman`'s evidence (synthetic pairs, on-screen keyboards
+ * that send down and up together): left out of the floor test, so they never count twice.
+ */
+export const FLOOR_MIN_HOLD_MS = 10;
+/** The floor of a set of timings: its 10th percentile (robust to the odd early value). */
+export const FLOOR_QUANTILE = 0.1;
+/** "On the floor": within max(FLOOR_WINDOW_MS, FLOOR_WINDOW_SHARE × floor) above it. */
+export const FLOOR_WINDOW_MS = 3;
+export const FLOOR_WINDOW_SHARE = 0.04;
+/**
+ * Clock steps the floor test cannot judge: every gap and hold on a grid of one of these (ms, or a
+ * multiple: 10, 20, 33⅓, 50, 100). A coarsened clock (Firefox resistFingerprinting: 16⅔ ms, Tor
+ * Browser: 100 ms) piles every timing onto a few steps, a person's too. 1 ms clocks are judged.
+ */
+export const FLOOR_COARSE_CLOCKS = [2, 5, 50 / 3];
+
 /** Every threshold above: hashed into `ruleset_version`. */
 export const INPUT_METRIC_THRESHOLDS = {
   APPROACH_MS,
@@ -38,6 +60,12 @@ export const INPUT_METRIC_THRESHOLDS = {
   REPEAT_AWAY_PX,
   REPEAT_MIN_GAP_MS,
   RHYTHM_MIN_GAPS,
+  FLOOR_CHORD_MS,
+  FLOOR_MIN_HOLD_MS,
+  FLOOR_QUANTILE,
+  FLOOR_WINDOW_MS,
+  FLOOR_WINDOW_SHARE,
+  FLOOR_COARSE_CLOCKS,
 };
 
 type Sample = readonly number[];
@@ -130,6 +158,61 @@ export function keyRhythmSpread(keys: readonly Sample[]): number | null {
   if (m <= 0) return null;
   const deviations = gaps.map((g) => Math.abs(g - m)).sort((a, b) => a - b);
   return median(deviations) / m;
+}
+
+export interface KeyFloor {
+  /** Key-down gaps and holds judged (each set needs RHYTHM_MIN_GAPS or more). */
+  judged: number;
+  /** Share of them on their set's floor, the floor sample itself not counted. */
+  share: number;
+  /** The floors (ms): 10th percentile of the gaps and of the holds. */
+  gap_floor: number;
+  hold_floor: number;
+}
+
+/** Values within the floor window above the FLOOR_QUANTILE of `sorted`, not counting the floor sample. */
+function onFloor(sorted: readonly number[]): { floor: number; count: number } {
+  const floor = sorted[Math.floor(sorted.length * FLOOR_QUANTILE)]!;
+  const top = floor + Math.max(FLOOR_WINDOW_MS, FLOOR_WINDOW_SHARE * floor) + 1e-6;
+  let count = 0;
+  for (const v of sorted) if (v >= floor && v <= top) count++;
+  return { floor, count: count - 1 };
+}
+
+/** Whether every value lies on a FLOOR_COARSE_CLOCKS grid (to the SDK's 0.1 ms rounding of both ends). */
+function coarseClock(values: readonly number[]): boolean {
+  return FLOOR_COARSE_CLOCKS.some((step) =>
+    values.every((v) => Math.abs(v - Math.round(v / step) * step) <= 0.15),
+  );
+}
+
+/**
+ * The floor of a fixed typing delay. A script that presses, sleeps, releases and sleeps a fixed
+ * delay (`xdotool type --delay`, a `type({delay})` loop) holds every key and spaces every key-down
+ * at least that long; a busy machine only ever adds time, so however wide the spread above, many
+ * holds and gaps still sit within a few milliseconds of the lowest ones. A person's timings rise
+ * smoothly from their low edge (log-normal): about 2.5–4 % fall in the same window. Pools the
+ * key-down gaps (chords left out) and the holds (instant ones left out); null with fewer than
+ * RHYTHM_MIN_GAPS of either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
+ */
+export function keyFloor(keys: readonly Sample[]): KeyFloor | null {
+  const allGaps: number[] = [];
+  for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  const allHolds = keys.map((k) => k[1]!);
+  const gaps = allGaps.filter((g) => g >= FLOOR_CHORD_MS).sort((a, b) => a - b);
+  const holds = allHolds.filter((d) => d >= FLOOR_MIN_HOLD_MS).sort((a, b) => a - b);
+  if (gaps.length < RHYTHM_MIN_GAPS || holds.length < RHYTHM_MIN_GAPS) return null;
+  if (coarseClock([...allGaps, ...allHolds])) return null;
+  const g = onFloor(gaps);
+  const h = onFloor(holds);
+  const judged = gaps.length + holds.length;
+  const tenth = (v: number) => Math.round(v * 10) / 10;
+  return {
+    judged,
+    share: (g.count + h.count) / judged,
+    gap_floor: tenth(g.floor),
+    hold_floor: tenth(h.floor),
+  };
 }
 
 export interface FormInput {

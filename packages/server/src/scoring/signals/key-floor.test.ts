@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HumanScript } from '../../../../../e2e/support/human-input.ts';
+import { mulberry32 } from '../../testing/rng.ts';
+import { behaviorMetrics } from '../behavior-metrics.ts';
+import { keyFloor, keyRhythmSpread } from '../input-metrics.ts';
+import { baseFeatures } from '../test-fixtures.ts';
+import { INPUT, input } from './input.ts';
+
+type Sample = number[];
+
+/**
+ * Key samples ([t_down, hold] as the SDK sends them) of one real `xdotool type --delay 90` visit in
+ * chromium on a loaded 2-core machine (`npm run eval:browsers`, see the file's `source`).
+ */
+const LOADED_XDOTOOL = JSON.parse(
+  readFileSync(new URL('./key-floor.fixture.json', import.meta.url), 'utf8'),
+) as {
+  source: string;
+  keys: Sample[];
+};
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+function features(keys: Sample[], over: Record<string, unknown> = {}) {
+  return baseFeatures({
+    surface: 'browser',
+    event_type: 'login',
+    behavior: behaviorMetrics({ v: 1, key_samples: keys, key_presses: keys.length, mouse_moves: 60 }),
+    ...over,
+  });
+}
+
+const fires = (keys: Sample[], over: Record<string, unknown> = {}) =>
+  input.evaluate(features(keys, over)).some((s) => s.rule === 'key_rhythm_uniform');
+
+/**
+ * A person typing `n` keys: log-normal holds (σ 0.15–0.35 around 60–130 ms) and key-down gaps
+ * (σ 0.3–0.6, CV 0.3–0.65, around 120–300 ms), on a clock of `clock` ms.
+ */
+function lognormalPerson(random: () => number, n: number, clock: number): Sample[] {
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const holdSigma = 0.15 + random() * 0.2;
+  const gapSigma = 0.3 + random() * 0.3;
+  const hold = 60 + random() * 70;
+  const gap = 120 + random() * 180;
+  const tick = (v: number) => r1(Math.round(v / clock) * clock);
+  const keys: Sample[] = [];
+  let t = 1000;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) t += gap * Math.exp(gapSigma * gauss());
+    keys.push([tick(t), tick(hold * Math.exp(holdSigma * gauss()))]);
+  }
+  return keys;
+}
+
+/** The key samples an xdotool script of HumanScript (`e2e/support/human-input.ts`) leaves: [down, hold]. */
+function scriptKeys(lines: readonly string[]): Sample[] {
+  const down = new Map<string, number>();
+  const keys: Sample[] = [];
+  let t = 0;
+  for (const line of lines) {
+    const [cmd, arg] = line.split(' ');
+    if (cmd === 'sleep') t += Number(arg) * 1000;
+    else if (cmd === 'keydown') down.set(arg!, t);
+    else if (cmd === 'keyup' && down.has(arg!)) {
+      keys.push([r1(down.get(arg!)!), r1(t - down.get(arg!)!)]);
+      down.delete(arg!);
+    }
+  }
+  return keys.sort((a, b) => a[0]! - b[0]!);
+}
+
+describe('key_rhythm_uniform: the floor a fixed delay leaves under load', () => {
+  it('fires on a real loaded xdotool visit whose spread the busy machine widened', () => {
+    const keys = LOADED_XDOTOOL.keys;
+    // The median-absolute-deviation test misses it: the stray delays widened the spread.
+    expect(keyRhythmSpread(keys)).toBeGreaterThan(INPUT.keyRhythmSpread);
+    const floor = keyFloor(keys);
+    expect(floor).not.toBeNull();
+    expect(floor!.share).toBeGreaterThanOrEqual(INPUT.keyFloorShare);
+    expect(fires(keys)).toBe(true);
+    // Phones and touch screens: virtual keyboards send keydown and keyup together, not judged.
+    expect(fires(keys, { ua_mobile: true })).toBe(false);
+    const touched = baseFeatures({
+      surface: 'browser',
+      behavior: { ...behaviorMetrics({ v: 1, key_samples: keys, key_presses: keys.length }), touches: 3 },
+    });
+    expect(input.evaluate(touched).map((s) => s.rule)).not.toContain('key_rhythm_uniform');
+  });
+
+  it('a fixed delay with one-sided scheduling delays keeps its floor (generated)', () => {
+    const random = mulberry32(21);
+    let spreadMisses = 0;
+    let floorFires = 0;
+    for (let run = 0; run < 200; run++) {
+      const delay = 40 + random() * 160;
+      // Three sleeps in five overrun by 0–2 ms, the rest by 5–60 ms: a busy machine.
+      const late = () => (random() < 0.6 ? random() * 2 : 5 + random() * 55);
+      const keys: Sample[] = [];
+      let t = 0;
+      for (let k = 0; k < 30; k++) {
+        const hold = delay / 2 + late();
+        keys.push([r1(t), r1(hold)]);
+        t += hold + delay / 2 + late();
+      }
+      if (keyRhythmSpread(keys)! >= INPUT.keyRhythmSpread) spreadMisses++;
+      if (keyFloor(keys)!.share >= INPUT.keyFloorShare && fires(keys)) floorFires++;
+    }
+    // The spread test alone misses most of them (182 of 200); the floor catches nearly all (195).
+    expect(spreadMisses).toBeGreaterThan(100);
+    expect(floorFires).toBeGreaterThan(190);
+  });
+
+  it('log-normal people: 2.5–4 % on the floor on average, far under the threshold at worst', () => {
+    const random = mulberry32(14);
+    const shares: number[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const keys = lognormalPerson(random, 20 + (i % 31), i % 2 === 0 ? 0.1 : 1);
+      const floor = keyFloor(keys);
+      expect(floor).not.toBeNull();
+      shares.push(floor!.share);
+    }
+    shares.sort((a, b) => a - b);
+    const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+    expect(mean).toBeGreaterThan(0.02);
+    expect(mean).toBeLessThan(0.045);
+    expect(shares[Math.floor(shares.length * 0.999)]!).toBeLessThan(0.17);
+    expect(shares[shares.length - 1]!).toBeLessThan(INPUT.keyFloorShare - 0.05);
+  });
+
+  it("HumanScript's typing (the benchmark's replayed person) stays off the floor", () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const script = new HumanScript(seed).type('jane.doe@example.com').type('correct-horse-42');
+      const keys = scriptKeys(script.lines);
+      expect(keys.length).toBeGreaterThanOrEqual(36);
+      expect(keyFloor(keys)!.share, `seed ${seed}`).toBeLessThan(INPUT.keyFloorShare - 0.1);
+      expect(fires(keys), `seed ${seed}`).toBe(false);
+    }
+  });
+
+  it('short samples and coarse clocks are not judged', () => {
+    const random = mulberry32(5);
+    expect(keyFloor(LOADED_XDOTOOL.keys.slice(0, 19))).toBeNull();
+    // Firefox resistFingerprinting: every timing on a 16.7 ms step, a person's holds pile up too.
+    const coarse = lognormalPerson(random, 40, 50 / 3);
+    expect(keyFloor(coarse)).toBeNull();
+    expect(fires(coarse)).toBe(false);
+  });
+});
