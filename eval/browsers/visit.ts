@@ -156,7 +156,7 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
           if (!layout) throw new Error(`the page reported no layout: ${browser.output().slice(-400)}`);
           await new Promise((r) => setTimeout(r, 600));
           const botDir = setup.botTraces ?? 'circles_bot_pynput';
-          const script = desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
+          const script = await desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
             human: traces('circles_human_pc1').slice((run * 7) % 150),
             bot: traces(botDir),
           });
