@@ -17,13 +17,16 @@ import {
 } from './input-metrics.ts';
 import {
   cv,
+  DIRECTED_STROKE,
   FLAT_SPEED_CV,
   mouseStats,
+  PEAK_WINDOW_MS,
   readMousePath,
   SMOOTH_LONG_TURNS,
   SMOOTH_MIN_TURNS,
   SMOOTH_TURN_CHANGE,
   STROKE_PAUSE_MS,
+  type StrokeStats,
   strokeStats,
   UNDECIMATED_SAMPLES,
 } from './mouse-path.ts';
@@ -63,6 +66,14 @@ export interface BehaviorMetrics {
   long_smooth_strokes: number;
   /** Strokes with enough turn changes to judge smoothness. */
   curvature_strokes: number;
+  /**
+   * Path length of the longest directed stroke (chord ≥ DIRECTED_STROKE of its path) over the
+   * shortest, and the ratio of their peak speeds (over PEAK_WINDOW_MS windows); null under two
+   * directed strokes or without a peak to compare.
+   * A hand moves further by moving faster (isochrony); a generator stepping at one speed does not.
+   */
+  stroke_length_ratio: number | null;
+  stroke_peak_ratio: number | null;
   /**
    * Raw pointer-move events per recorded sample (the SDK keeps at most one per 16 ms), or null
    * when the buffer may have been decimated (≥ 192 samples) or there are fewer than 2 samples.
@@ -142,6 +153,8 @@ const EMPTY: BehaviorMetrics = {
   smooth_strokes: 0,
   long_smooth_strokes: 0,
   curvature_strokes: 0,
+  stroke_length_ratio: null,
+  stroke_peak_ratio: null,
   moves_per_sample: null,
   strokes: 0,
   interval_cv: null,
@@ -176,8 +189,22 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_MIN_TURNS,
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
+  PEAK_WINDOW_MS,
+  DIRECTED_STROKE,
   ...INPUT_METRIC_THRESHOLDS,
 };
+
+function strokeRatios(
+  stroke: StrokeStats,
+): Pick<BehaviorMetrics, 'stroke_length_ratio' | 'stroke_peak_ratio'> {
+  if (stroke.directed < 2 || stroke.shortLength <= 0 || stroke.shortPeak <= 0 || stroke.longPeak <= 0) {
+    return { stroke_length_ratio: null, stroke_peak_ratio: null };
+  }
+  return {
+    stroke_length_ratio: stroke.longLength / stroke.shortLength,
+    stroke_peak_ratio: stroke.longPeak / stroke.shortPeak,
+  };
+}
 
 export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   if (!isRecord(evidence)) return EMPTY;
@@ -226,6 +253,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     smooth_strokes: stroke.smooth,
     long_smooth_strokes: stroke.longSmooth,
     curvature_strokes: stroke.curvature,
+    ...strokeRatios(stroke),
     moves_per_sample: mouse.n >= 2 && mouse.n < UNDECIMATED_SAMPLES ? mouseMoves / mouse.n : null,
     key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),

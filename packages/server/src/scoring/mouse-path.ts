@@ -131,6 +131,18 @@ export const SMOOTH_LONG_TURNS = 24;
  */
 export const UNDECIMATED_SAMPLES = 192;
 
+/**
+ * Peak stroke speed is measured over windows at least this long (five 16 ms samples): a single
+ * sample's speed carries the event timing's jitter (a late event, then two at once), and so does a
+ * short window's maximum.
+ */
+export const PEAK_WINDOW_MS = 80;
+/**
+ * Strokes whose chord is at least this share of their path go from one place to another (an aimed
+ * movement: to a field, a button); drawing, circling and wandering strokes do not.
+ */
+export const DIRECTED_STROKE = 0.7;
+
 export interface StrokeStats {
   strokes: number;
   straight: number;
@@ -139,6 +151,13 @@ export interface StrokeStats {
   smooth: number;
   longSmooth: number;
   curvature: number;
+  /** Judged strokes that are directed (chord ≥ DIRECTED_STROKE of the path). */
+  directed: number;
+  /** Path length (px) and peak speed (px/ms, over PEAK_WINDOW_MS) of the shortest and the longest directed stroke. */
+  shortLength: number;
+  shortPeak: number;
+  longLength: number;
+  longPeak: number;
 }
 
 /**
@@ -155,6 +174,11 @@ export function strokeStats(path: MousePath): StrokeStats {
     smooth: 0,
     longSmooth: 0,
     curvature: 0,
+    directed: 0,
+    shortLength: 0,
+    shortPeak: 0,
+    longLength: 0,
+    longPeak: 0,
   };
   let start = 0;
   for (let i = 1; i <= n; i++) {
@@ -183,6 +207,18 @@ function judgeStroke(
   }
   if (length < 100) return;
   const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
+  if (ratio >= DIRECTED_STROKE) {
+    const peak = peakSpeed(path, start, end);
+    if (out.directed === 0 || length < out.shortLength) {
+      out.shortLength = length;
+      out.shortPeak = peak;
+    }
+    if (out.directed === 0 || length > out.longLength) {
+      out.longLength = length;
+      out.longPeak = peak;
+    }
+    out.directed++;
+  }
   out.strokes++;
   if (ratio > 0.995) out.straight++;
   if (ratio > out.max) out.max = ratio;
@@ -196,6 +232,34 @@ function judgeStroke(
     out.smooth++;
     if (changes >= SMOOTH_LONG_TURNS) out.longSmooth++;
   }
+}
+
+/**
+ * The highest speed of a stroke over any window of at least PEAK_WINDOW_MS (path length over time,
+ * from a sample to the first one that far after it); 0 when the stroke is shorter than that.
+ */
+function peakSpeed(path: MousePath, start: number, end: number): number {
+  const { t, len } = path;
+  let peak = 0;
+  let j = start;
+  let covered = 0; // path length from sample i to sample j
+  for (let i = start; i < end; i++) {
+    if (i > start) {
+      if (j >= i) covered -= len[i]!;
+      else {
+        j = i;
+        covered = 0;
+      }
+    }
+    while (j < end - 1 && t[j]! - t[i]! < PEAK_WINDOW_MS) {
+      j++;
+      covered += len[j]!;
+    }
+    const span = t[j]! - t[i]!;
+    if (span < PEAK_WINDOW_MS) break;
+    if (covered / span > peak) peak = covered / span;
+  }
+  return peak;
 }
 
 /**

@@ -26,6 +26,19 @@ export const BEHAVIOR = {
    */
   sparseSteps: 10,
   sparseShare: 0.15,
+  /**
+   * `mouse_speed_ignores_distance`: the longest judged stroke at least this many times the
+   * shortest (path length)…
+   */
+  isochronyLengthRatio: 4,
+  /**
+   * …and its peak speed grew by less than lengthRatio^this. People move further by moving faster
+   * (isochrony: DELBOT strokes' peak speed ∝ length^0.65; every pair of human strokes 4× apart,
+   * also scaled ×0.5/×2 in time or space and resampled to 60/30 Hz, has an exponent ≥ 0.16);
+   * WindMouse steps at one speed whatever the distance (−0.05–0.08, one real run 0.14).
+   * docs/signals.md.
+   */
+  isochronyExponent: 0.1,
   keyCv: 0.08,
   fastSubmitMs: 1500,
   /** A form with text submitted this soon after the first pointer, key or touch input. */
@@ -36,6 +49,7 @@ export const BEHAVIOR = {
 
 const BOT_TELLS = new Set([
   'mouse_sparse_updates',
+  'mouse_speed_ignores_distance',
   'mouse_straight_path',
   'mouse_constant_speed',
   'mouse_synthetic_jitter',
@@ -83,6 +97,24 @@ export function sparseUpdates(f: Features): boolean {
     s !== null &&
     s.sparse >= BEHAVIOR.sparseSteps &&
     s.sparse >= s.moving * BEHAVIOR.sparseShare
+  );
+}
+
+/**
+ * A long stroke no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
+ * more times the short one's length, yet its peak speed is under lengthRatio^isochronyExponent
+ * times the short one's. A hand covers a bigger distance in little more time, so its peak speed
+ * grows with the distance; a generator stepping the pointer at one speed (WindMouse, fixed step
+ * sizes at fixed sleeps) moves every distance at the same speed.
+ */
+export function speedIgnoresDistance(f: Features): boolean {
+  const lengthRatio = f.behavior.stroke_length_ratio;
+  const peakRatio = f.behavior.stroke_peak_ratio;
+  return (
+    lengthRatio !== null &&
+    peakRatio !== null &&
+    lengthRatio >= BEHAVIOR.isochronyLengthRatio &&
+    peakRatio < lengthRatio ** BEHAVIOR.isochronyExponent
   );
 }
 
@@ -141,6 +173,7 @@ export function scriptedInput(f: Features): boolean {
   return (
     straightPath(f) ||
     constantSpeed(f) ||
+    speedIgnoresDistance(f) ||
     smoothCurve(f) ||
     syntheticJitter(f) ||
     stationaryMoves(f) ||
@@ -172,6 +205,11 @@ export const behavior: SignalFamily = {
       score: 30,
       description:
         'Mouse strokes keep one speed from start to end, without the acceleration and braking of a hand.',
+    },
+    mouse_speed_ignores_distance: {
+      score: 30,
+      description:
+        'A mouse stroke four or more times longer than another reached no higher speed: a hand covers a longer distance by moving faster (isochrony); a generator stepping the pointer at one speed does not.',
     },
     mouse_smooth_curve: {
       score: 30,
@@ -239,6 +277,13 @@ export const behavior: SignalFamily = {
       out.push(
         emit(this, 'mouse_constant_speed', {
           description: `${b.flat_speed_strokes} of ${b.strokes} mouse strokes keep one speed from start to end.`,
+        }),
+      );
+    }
+    if (speedIgnoresDistance(f)) {
+      out.push(
+        emit(this, 'mouse_speed_ignores_distance', {
+          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another peaked at ${(b.stroke_peak_ratio ?? 0).toFixed(2)}× its speed.`,
         }),
       );
     }
