@@ -20,7 +20,6 @@ import {
   DIRECTED_STROKE,
   FLAT_SPEED_CV,
   mouseStats,
-  PEAK_WINDOW_MS,
   readMousePath,
   SMOOTH_LONG_TURNS,
   SMOOTH_MIN_TURNS,
@@ -68,12 +67,12 @@ export interface BehaviorMetrics {
   curvature_strokes: number;
   /**
    * Path length of the longest directed stroke (chord ≥ DIRECTED_STROKE of its path) over the
-   * shortest, and the ratio of their peak speeds (over PEAK_WINDOW_MS windows); null under two
-   * directed strokes or without a peak to compare.
+   * shortest, and the ratio of their cruise speeds (the middle half of the path over its time);
+   * null under two directed strokes or without speeds to compare.
    * A hand moves further by moving faster (isochrony); a generator stepping at one speed does not.
    */
   stroke_length_ratio: number | null;
-  stroke_peak_ratio: number | null;
+  stroke_speed_ratio: number | null;
   /**
    * Raw pointer-move events per recorded sample (the SDK keeps at most one per 16 ms), or null
    * when the buffer may have been decimated (≥ 192 samples) or there are fewer than 2 samples.
@@ -154,7 +153,7 @@ const EMPTY: BehaviorMetrics = {
   long_smooth_strokes: 0,
   curvature_strokes: 0,
   stroke_length_ratio: null,
-  stroke_peak_ratio: null,
+  stroke_speed_ratio: null,
   moves_per_sample: null,
   strokes: 0,
   interval_cv: null,
@@ -189,20 +188,19 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_MIN_TURNS,
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
-  PEAK_WINDOW_MS,
   DIRECTED_STROKE,
   ...INPUT_METRIC_THRESHOLDS,
 };
 
 function strokeRatios(
   stroke: StrokeStats,
-): Pick<BehaviorMetrics, 'stroke_length_ratio' | 'stroke_peak_ratio'> {
-  if (stroke.directed < 2 || stroke.shortLength <= 0 || stroke.shortPeak <= 0 || stroke.longPeak <= 0) {
-    return { stroke_length_ratio: null, stroke_peak_ratio: null };
+): Pick<BehaviorMetrics, 'stroke_length_ratio' | 'stroke_speed_ratio'> {
+  if (stroke.directed < 2 || stroke.shortLength <= 0 || stroke.shortCruise <= 0 || stroke.longCruise <= 0) {
+    return { stroke_length_ratio: null, stroke_speed_ratio: null };
   }
   return {
     stroke_length_ratio: stroke.longLength / stroke.shortLength,
-    stroke_peak_ratio: stroke.longPeak / stroke.shortPeak,
+    stroke_speed_ratio: stroke.longCruise / stroke.shortCruise,
   };
 }
 

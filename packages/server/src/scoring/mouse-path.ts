@@ -132,12 +132,6 @@ export const SMOOTH_LONG_TURNS = 24;
 export const UNDECIMATED_SAMPLES = 192;
 
 /**
- * Peak stroke speed is measured over windows at least this long (five 16 ms samples): a single
- * sample's speed carries the event timing's jitter (a late event, then two at once), and so does a
- * short window's maximum.
- */
-export const PEAK_WINDOW_MS = 80;
-/**
  * Strokes whose chord is at least this share of their path go from one place to another (an aimed
  * movement: to a field, a button); drawing, circling and wandering strokes do not.
  */
@@ -153,11 +147,11 @@ export interface StrokeStats {
   curvature: number;
   /** Judged strokes that are directed (chord ≥ DIRECTED_STROKE of the path). */
   directed: number;
-  /** Path length (px) and peak speed (px/ms, over PEAK_WINDOW_MS) of the shortest and the longest directed stroke. */
+  /** Path length (px) and cruise speed (px/ms, cruiseSpeed) of the shortest and the longest directed stroke. */
   shortLength: number;
-  shortPeak: number;
+  shortCruise: number;
   longLength: number;
-  longPeak: number;
+  longCruise: number;
 }
 
 /**
@@ -176,9 +170,9 @@ export function strokeStats(path: MousePath): StrokeStats {
     curvature: 0,
     directed: 0,
     shortLength: 0,
-    shortPeak: 0,
+    shortCruise: 0,
     longLength: 0,
-    longPeak: 0,
+    longCruise: 0,
   };
   let start = 0;
   for (let i = 1; i <= n; i++) {
@@ -208,14 +202,14 @@ function judgeStroke(
   if (length < 100) return;
   const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
   if (ratio >= DIRECTED_STROKE) {
-    const peak = peakSpeed(path, start, end);
+    const cruise = cruiseSpeed(path, start, end, length);
     if (out.directed === 0 || length < out.shortLength) {
       out.shortLength = length;
-      out.shortPeak = peak;
+      out.shortCruise = cruise;
     }
     if (out.directed === 0 || length > out.longLength) {
       out.longLength = length;
-      out.longPeak = peak;
+      out.longCruise = cruise;
     }
     out.directed++;
   }
@@ -235,31 +229,26 @@ function judgeStroke(
 }
 
 /**
- * The highest speed of a stroke over any window of at least PEAK_WINDOW_MS (path length over time,
- * from a sample to the first one that far after it); 0 when the stroke is shorter than that.
+ * A stroke's cruise speed: the middle half of its path (from a quarter of its length to three
+ * quarters) over the time it took (px/ms, positions interpolated between samples). An average over
+ * half the stroke, so one late or doubled event barely moves it, and a long stroke's many samples
+ * do not make it higher by chance as they would a maximum. 0 when that time is 0.
  */
-function peakSpeed(path: MousePath, start: number, end: number): number {
+export function cruiseSpeed(path: MousePath, start: number, end: number, length: number): number {
   const { t, len } = path;
-  let peak = 0;
-  let j = start;
-  let covered = 0; // path length from sample i to sample j
-  for (let i = start; i < end; i++) {
-    if (i > start) {
-      if (j >= i) covered -= len[i]!;
-      else {
-        j = i;
-        covered = 0;
-      }
-    }
-    while (j < end - 1 && t[j]! - t[i]! < PEAK_WINDOW_MS) {
-      j++;
-      covered += len[j]!;
-    }
-    const span = t[j]! - t[i]!;
-    if (span < PEAK_WINDOW_MS) break;
-    if (covered / span > peak) peak = covered / span;
+  const from = length / 4;
+  const to = (3 * length) / 4;
+  let covered = 0;
+  let tFrom = -1;
+  let tTo = -1;
+  for (let i = start + 1; i < end && tTo < 0; i++) {
+    const step = len[i]!;
+    const next = covered + step;
+    if (tFrom < 0 && next >= from) tFrom = t[i - 1]! + ((from - covered) / step) * (t[i]! - t[i - 1]!);
+    if (next >= to) tTo = t[i - 1]! + ((to - covered) / step) * (t[i]! - t[i - 1]!);
+    covered = next;
   }
-  return peak;
+  return tTo > tFrom && tFrom >= 0 ? (to - from) / (tTo - tFrom) : 0;
 }
 
 /**

@@ -27,18 +27,19 @@ export const BEHAVIOR = {
   sparseSteps: 10,
   sparseShare: 0.15,
   /**
-   * `mouse_speed_ignores_distance`: the longest judged stroke at least this many times the
+   * `mouse_speed_ignores_distance`: the longest directed stroke at least this many times the
    * shortest (path length)…
    */
   isochronyLengthRatio: 4,
   /**
-   * …and its peak speed grew by less than lengthRatio^this. People move further by moving faster
-   * (isochrony: DELBOT strokes' peak speed ∝ length^0.65; every pair of human strokes 4× apart,
-   * also scaled ×0.5/×2 in time or space and resampled to 60/30 Hz, has an exponent ≥ 0.16);
-   * WindMouse steps at one speed whatever the distance (−0.05–0.08, one real run 0.14).
+   * …and its cruise speed (the middle half of the path over its time) grew by less than
+   * lengthRatio^this. People move further by moving faster (isochrony: DELBOT strokes' peak speed
+   * ∝ length^0.65; every pair of human strokes 4× apart, also scaled ×0.5/×2 in time or space and
+   * resampled to 60/30 Hz, has a cruise-speed exponent ≥ 0.12); WindMouse steps at one speed
+   * whatever the distance (−0.07–0.07 offline, −0.28–0.05 in 9 real-browser logins).
    * docs/signals.md.
    */
-  isochronyExponent: 0.1,
+  isochronyExponent: 0.08,
   keyCv: 0.08,
   fastSubmitMs: 1500,
   /** A form with text submitted this soon after the first pointer, key or touch input. */
@@ -102,19 +103,19 @@ export function sparseUpdates(f: Features): boolean {
 
 /**
  * A long stroke no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
- * more times the short one's length, yet its peak speed is under lengthRatio^isochronyExponent
- * times the short one's. A hand covers a bigger distance in little more time, so its peak speed
+ * more times the short one's length, yet its cruise speed is under lengthRatio^isochronyExponent
+ * times the short one's. A hand covers a bigger distance in little more time, so its speed
  * grows with the distance; a generator stepping the pointer at one speed (WindMouse, fixed step
  * sizes at fixed sleeps) moves every distance at the same speed.
  */
 export function speedIgnoresDistance(f: Features): boolean {
   const lengthRatio = f.behavior.stroke_length_ratio;
-  const peakRatio = f.behavior.stroke_peak_ratio;
+  const speedRatio = f.behavior.stroke_speed_ratio;
   return (
     lengthRatio !== null &&
-    peakRatio !== null &&
+    speedRatio !== null &&
     lengthRatio >= BEHAVIOR.isochronyLengthRatio &&
-    peakRatio < lengthRatio ** BEHAVIOR.isochronyExponent
+    speedRatio < lengthRatio ** BEHAVIOR.isochronyExponent
   );
 }
 
@@ -283,7 +284,7 @@ export const behavior: SignalFamily = {
     if (speedIgnoresDistance(f)) {
       out.push(
         emit(this, 'mouse_speed_ignores_distance', {
-          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another peaked at ${(b.stroke_peak_ratio ?? 0).toFixed(2)}× its speed.`,
+          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another cruised at ${(b.stroke_speed_ratio ?? 0).toFixed(2)}× its speed.`,
         }),
       );
     }
