@@ -7,7 +7,12 @@ export default defineConfig({
   resolve: { conditions: [...conditions, 'module', 'node', 'development|production'] },
   ssr: { resolve: { conditions: [...conditions, 'node', 'development|production'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'eval/lib/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'eval/lib/**/*.test.ts',
+      'eval/browsers/paths/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -4,6 +4,10 @@ import { path as ghostPath } from 'ghost-cursor';
 import { XVFB } from '../../e2e/support/desktop.ts';
 import { type Box, HumanScript, type Point, type Trace } from '../../e2e/support/human-input.ts';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+import { humanizePath } from './paths/humanize.ts';
+import { naturalMotionPath } from './paths/natural-motion.ts';
+import type { TimedPoint } from './paths/timed-path.ts';
+import { windMousePath } from './paths/windmouse.ts';
 import type { Layout, Rect } from './shop.ts';
 
 /**
@@ -79,17 +83,34 @@ export type ScreenLayout = ReturnType<typeof screenLayout>;
 /** How long a replayed person's stroke piece lasts (18–25 samples of the 60 Hz DELBOT recording). */
 const PERSON_PIECE_MS = [300, 420] as const;
 
-export type DesktopStyle = 'straight' | 'ghost' | 'teleport' | 'replay_bot' | 'human';
+export type DesktopStyle =
+  | 'straight'
+  | 'ghost'
+  | 'windmouse'
+  | 'humanize'
+  | 'nmm'
+  | 'teleport'
+  | 'replay_bot'
+  | 'human';
+
+/** Styles that move along a human-like path library's points and type like a "humanised" script. */
+const LIBRARY_STYLES: ReadonlySet<DesktopStyle> = new Set(['ghost', 'windmouse', 'humanize', 'nmm']);
 
 /** An xdotool script that logs in on the shop page with the given input style. */
-export function desktopScript(
+export async function desktopScript(
   style: DesktopStyle,
   layout: ScreenLayout,
   creds: { email: string; password: string },
   seed: number,
   traces: { human: Trace[]; bot: Trace[] },
-): string[] {
+): Promise<string[]> {
   const random = mulberry32(seed);
+  const library = LIBRARY_STYLES.has(style);
+  /**
+   * @extra/humanize's points replayed at one interval per step, fixed for the run (8–16 ms), drawn
+   * from a generator of its own so the other styles' draws stay as they were.
+   */
+  const humanizeStepMs = 8 + Math.round(8 * mulberry32(seed + 7919)());
   const between = (lo: number, hi: number) => lo + (hi - lo) * random();
   const aim = (b: Box, spread = 0.3): Point => ({
     x: b.x + b.width * (0.5 + between(-spread, spread) / 2),
@@ -158,13 +179,26 @@ export function desktopScript(
     }
     move(to);
   };
+  /** A library's timed points, each slept to its timestamp (at most 60 ms at a time). */
+  const followTimed = (pts: TimedPoint[], to: Point) => {
+    let prev = 0;
+    for (const p of pts) {
+      sleep(Math.min(60, p.t - prev));
+      prev = p.t;
+      move(p);
+    }
+    move(to);
+  };
   const human = new HumanScript(seed);
   const botTrace = () => traces.bot[Math.floor(random() * traces.bot.length)]!;
 
-  const goTo = (box: Box) => {
+  const goTo = async (box: Box) => {
     const to = aim(box, style === 'teleport' ? 0 : 0.3);
     if (style === 'straight') straightTo(to);
     else if (style === 'ghost') ghostTo(to, box);
+    else if (style === 'windmouse') followTimed(await windMousePath(at, to, random), to);
+    else if (style === 'humanize') followTimed(humanizePath(at, to, box, random, humanizeStepMs), to);
+    else if (style === 'nmm') followTimed(naturalMotionPath(at, to, random), to);
     else if (style === 'teleport') move(to);
     else {
       // A piece of a recorded trace mapped onto the segment (HumanScript.strokeTo) — a bot's or a person's.
@@ -185,7 +219,7 @@ export function desktopScript(
     }
   };
   const click = () => {
-    if (style === 'human' || style === 'ghost') {
+    if (style === 'human' || library) {
       sleep(between(80, 220));
       lines.push('mousedown 1');
       sleep(between(70, 140));
@@ -201,7 +235,7 @@ export function desktopScript(
       human.lines.length = 0;
       human.type(text);
       lines.push(...human.lines);
-    } else if (style === 'ghost') {
+    } else if (library) {
       // What a "humanised" script does: each key held 30–90 ms, 50–180 ms between keys (uniform).
       for (const ch of text) {
         const shift = ch === '@' || /[A-Z]/.test(ch);
@@ -231,13 +265,13 @@ export function desktopScript(
       at = { x: Number(x), y: Number(y) };
     }
   }
-  goTo(layout.email);
+  await goTo(layout.email);
   click();
   type(creds.email);
-  goTo(layout.password);
+  await goTo(layout.password);
   click();
   type(creds.password);
-  goTo(layout.submit);
+  await goTo(layout.submit);
   click();
   return lines;
 }

@@ -83,6 +83,27 @@ export const SETUPS: Setup[] = [
     style: 'human',
     person: true,
   },
+  {
+    id: 'xdotool-windmouse',
+    label: 'plain chromium, xdotool WindMouse paths (npm windmouse)',
+    kind: 'desktop',
+    style: 'windmouse',
+    person: false,
+  },
+  {
+    id: 'xdotool-humanize',
+    label: 'plain chromium, xdotool @extra/humanize paths, uniform step timing',
+    kind: 'desktop',
+    style: 'humanize',
+    person: false,
+  },
+  {
+    id: 'xdotool-nmm',
+    label: 'plain chromium, xdotool NaturalMouseMotion-style paths',
+    kind: 'desktop',
+    style: 'nmm',
+    person: false,
+  },
 ];
 
 /** Setups whose id matches one of `patterns` (substring or `*` glob); all when there is none. */

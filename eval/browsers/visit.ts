@@ -159,7 +159,7 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
           if (!layout) throw new Error(`the page reported no layout: ${browser.output().slice(-400)}`);
           await new Promise((r) => setTimeout(r, 600));
           const human = traces(setup.humanTraces ?? 'circles_human_pc1');
-          const script = desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
+          const script = await desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
             // Each run starts at another recording (a few runs of a small folder wrap around).
             human: human.slice(((run * 7) % 150) % human.length),
             bot: traces(setup.botTraces ?? 'circles_bot_pynput'),

@@ -19,6 +19,7 @@ import {
 } from './input-metrics.ts';
 import {
   cv,
+  DIRECTED_STROKE,
   FLAT_SPEED_CV,
   mouseStats,
   readMousePath,
@@ -26,6 +27,7 @@ import {
   SMOOTH_MIN_TURNS,
   SMOOTH_TURN_CHANGE,
   STROKE_PAUSE_MS,
+  type StrokeStats,
   strokeStats,
   UNDECIMATED_SAMPLES,
 } from './mouse-path.ts';
@@ -65,6 +67,14 @@ export interface BehaviorMetrics {
   long_smooth_strokes: number;
   /** Strokes with enough turn changes to judge smoothness. */
   curvature_strokes: number;
+  /**
+   * Path length of the longest directed stroke (chord ≥ DIRECTED_STROKE of its path) over the
+   * shortest, and the ratio of their cruise speeds (the middle half of the path over its time);
+   * null under two directed strokes or without speeds to compare.
+   * A hand moves further by moving faster (isochrony); a generator stepping at one speed does not.
+   */
+  stroke_length_ratio: number | null;
+  stroke_speed_ratio: number | null;
   /**
    * Raw pointer-move events per recorded sample (the SDK keeps at most one per 16 ms), or null
    * when the buffer may have been decimated (≥ 192 samples) or there are fewer than 2 samples.
@@ -146,6 +156,8 @@ const EMPTY: BehaviorMetrics = {
   smooth_strokes: 0,
   long_smooth_strokes: 0,
   curvature_strokes: 0,
+  stroke_length_ratio: null,
+  stroke_speed_ratio: null,
   moves_per_sample: null,
   strokes: 0,
   interval_cv: null,
@@ -181,8 +193,21 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_MIN_TURNS,
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
+  DIRECTED_STROKE,
   ...INPUT_METRIC_THRESHOLDS,
 };
+
+function strokeRatios(
+  stroke: StrokeStats,
+): Pick<BehaviorMetrics, 'stroke_length_ratio' | 'stroke_speed_ratio'> {
+  if (stroke.directed < 2 || stroke.shortLength <= 0 || stroke.shortCruise <= 0 || stroke.longCruise <= 0) {
+    return { stroke_length_ratio: null, stroke_speed_ratio: null };
+  }
+  return {
+    stroke_length_ratio: stroke.longLength / stroke.shortLength,
+    stroke_speed_ratio: stroke.longCruise / stroke.shortCruise,
+  };
+}
 
 export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   if (!isRecord(evidence)) return EMPTY;
@@ -231,6 +256,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     smooth_strokes: stroke.smooth,
     long_smooth_strokes: stroke.longSmooth,
     curvature_strokes: stroke.curvature,
+    ...strokeRatios(stroke),
     moves_per_sample: mouse.n >= 2 && mouse.n < UNDECIMATED_SAMPLES ? mouseMoves / mouse.n : null,
     key_dwell_cv: cv(dwells),
     key_gap_cv: cv(gaps),

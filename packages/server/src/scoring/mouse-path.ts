@@ -131,6 +131,12 @@ export const SMOOTH_LONG_TURNS = 24;
  */
 export const UNDECIMATED_SAMPLES = 192;
 
+/**
+ * Strokes whose chord is at least this share of their path go from one place to another (an aimed
+ * movement: to a field, a button); drawing, circling and wandering strokes do not.
+ */
+export const DIRECTED_STROKE = 0.7;
+
 export interface StrokeStats {
   strokes: number;
   straight: number;
@@ -139,6 +145,13 @@ export interface StrokeStats {
   smooth: number;
   longSmooth: number;
   curvature: number;
+  /** Judged strokes that are directed (chord ≥ DIRECTED_STROKE of the path). */
+  directed: number;
+  /** Path length (px) and cruise speed (px/ms, cruiseSpeed) of the shortest and the longest directed stroke. */
+  shortLength: number;
+  shortCruise: number;
+  longLength: number;
+  longCruise: number;
 }
 
 /**
@@ -155,6 +168,11 @@ export function strokeStats(path: MousePath): StrokeStats {
     smooth: 0,
     longSmooth: 0,
     curvature: 0,
+    directed: 0,
+    shortLength: 0,
+    shortCruise: 0,
+    longLength: 0,
+    longCruise: 0,
   };
   let start = 0;
   for (let i = 1; i <= n; i++) {
@@ -183,6 +201,18 @@ function judgeStroke(
   }
   if (length < 100) return;
   const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
+  if (ratio >= DIRECTED_STROKE) {
+    const cruise = cruiseSpeed(path, start, end, length);
+    if (out.directed === 0 || length < out.shortLength) {
+      out.shortLength = length;
+      out.shortCruise = cruise;
+    }
+    if (out.directed === 0 || length > out.longLength) {
+      out.longLength = length;
+      out.longCruise = cruise;
+    }
+    out.directed++;
+  }
   out.strokes++;
   if (ratio > 0.995) out.straight++;
   if (ratio > out.max) out.max = ratio;
@@ -196,6 +226,29 @@ function judgeStroke(
     out.smooth++;
     if (changes >= SMOOTH_LONG_TURNS) out.longSmooth++;
   }
+}
+
+/**
+ * A stroke's cruise speed: the middle half of its path (from a quarter of its length to three
+ * quarters) over the time it took (px/ms, positions interpolated between samples). An average over
+ * half the stroke, so one late or doubled event barely moves it, and a long stroke's many samples
+ * do not make it higher by chance as they would a maximum. 0 when that time is 0.
+ */
+export function cruiseSpeed(path: MousePath, start: number, end: number, length: number): number {
+  const { t, len } = path;
+  const from = length / 4;
+  const to = (3 * length) / 4;
+  let covered = 0;
+  let tFrom = -1;
+  let tTo = -1;
+  for (let i = start + 1; i < end && tTo < 0; i++) {
+    const step = len[i]!;
+    const next = covered + step;
+    if (tFrom < 0 && next >= from) tFrom = t[i - 1]! + ((from - covered) / step) * (t[i]! - t[i - 1]!);
+    if (next >= to) tTo = t[i - 1]! + ((to - covered) / step) * (t[i]! - t[i - 1]!);
+    covered = next;
+  }
+  return tTo > tFrom && tFrom >= 0 ? (to - from) / (tTo - tFrom) : 0;
 }
 
 /**

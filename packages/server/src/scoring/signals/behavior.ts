@@ -26,6 +26,20 @@ export const BEHAVIOR = {
    */
   sparseSteps: 10,
   sparseShare: 0.15,
+  /**
+   * `mouse_speed_ignores_distance`: the longest directed stroke at least this many times the
+   * shortest (path length)…
+   */
+  isochronyLengthRatio: 4,
+  /**
+   * …and its cruise speed (the middle half of the path over its time) grew by less than
+   * lengthRatio^this. People move further by moving faster (isochrony: DELBOT strokes' peak speed
+   * ∝ length^0.65; every pair of human strokes 4× apart, also scaled ×0.5/×2 in time or space and
+   * resampled to 60/30 Hz, has a cruise-speed exponent ≥ 0.12); WindMouse steps at one speed
+   * whatever the distance (−0.07–0.07 offline, −0.28–0.05 in 9 real-browser logins).
+   * docs/signals.md.
+   */
+  isochronyExponent: 0.08,
   keyCv: 0.08,
   fastSubmitMs: 1500,
   /** A form with text submitted this soon after the first pointer, key or touch input. */
@@ -35,6 +49,7 @@ export const BEHAVIOR = {
 };
 
 const BOT_TELLS = new Set([
+  'mouse_speed_ignores_distance',
   'mouse_straight_path',
   'mouse_constant_speed',
   'mouse_synthetic_jitter',
@@ -100,6 +115,24 @@ export function sparseUpdates(f: Features): boolean {
   );
 }
 
+/**
+ * A long stroke no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
+ * more times the short one's length, yet its cruise speed is under lengthRatio^isochronyExponent
+ * times the short one's. A hand covers a bigger distance in little more time, so its speed
+ * grows with the distance; a generator stepping the pointer at one speed (WindMouse, fixed step
+ * sizes at fixed sleeps) moves every distance at the same speed.
+ */
+export function speedIgnoresDistance(f: Features): boolean {
+  const lengthRatio = f.behavior.stroke_length_ratio;
+  const speedRatio = f.behavior.stroke_speed_ratio;
+  return (
+    lengthRatio !== null &&
+    speedRatio !== null &&
+    lengthRatio >= BEHAVIOR.isochronyLengthRatio &&
+    speedRatio < lengthRatio ** BEHAVIOR.isochronyExponent
+  );
+}
+
 /** Move events that do not move. */
 const stationaryMoves: Check = (f) =>
   enoughPoints(f) && f.behavior.zero_move_count >= 2 && f.behavior.zero_moves > BEHAVIOR.zeroMoves;
@@ -155,6 +188,7 @@ export function scriptedInput(f: Features): boolean {
   return (
     straightPath(f) ||
     constantSpeed(f) ||
+    speedIgnoresDistance(f) ||
     smoothCurve(f) ||
     syntheticJitter(f) ||
     stationaryMoves(f) ||
@@ -186,6 +220,11 @@ export const behavior: SignalFamily = {
       score: 30,
       description:
         'Mouse strokes keep one speed from start to end, without the acceleration and braking of a hand.',
+    },
+    mouse_speed_ignores_distance: {
+      score: 30,
+      description:
+        'A mouse stroke four or more times longer than another reached no higher speed: a hand covers a longer distance by moving faster (isochrony); a generator stepping the pointer at one speed does not.',
     },
     mouse_smooth_curve: {
       score: 30,
@@ -258,6 +297,13 @@ export const behavior: SignalFamily = {
       out.push(
         emit(this, 'mouse_constant_speed', {
           description: `${b.flat_speed_strokes} of ${b.strokes} mouse strokes keep one speed from start to end.`,
+        }),
+      );
+    }
+    if (speedIgnoresDistance(f)) {
+      out.push(
+        emit(this, 'mouse_speed_ignores_distance', {
+          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another cruised at ${(b.stroke_speed_ratio ?? 0).toFixed(2)}× its speed.`,
         }),
       );
     }
