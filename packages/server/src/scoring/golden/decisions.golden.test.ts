@@ -94,7 +94,7 @@ describe('decisions (golden)', () => {
   it('answers and records every generated request exactly as decisions.golden.json says', async () => {
     const outcomes = await run();
     if (process.env.WARDEN_UPDATE_GOLDEN === '1') {
-      fs.writeFileSync(process.env.WARDEN_GOLDEN_TEXT ?? GOLDEN, `${JSON.stringify(outcomes, null, 1)}\n`);
+      fs.writeFileSync(process.env.WARDEN_GOLDEN_TEXT ?? GOLDEN, `${JSON.stringify(outcomes, null, 2)}\n`);
     }
     const golden = JSON.parse(fs.readFileSync(GOLDEN, 'utf8')) as Outcome[];
     // Some of each kind, or the set would not test much.
