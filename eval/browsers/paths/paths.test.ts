@@ -12,14 +12,26 @@ const from = { x: 200, y: 700 };
 const far = { x: 820, y: 300 }; // 738 px away
 const near = { x: 820, y: 410 }; // then 110 px further
 
-/** A login's moves as the SDK records them: a long move, 3 s of typing, a short one; 16 ms throttle. */
-function sdkSamples(first: TimedPoint[], second: TimedPoint[]): number[][] {
-  const out: number[][] = [];
-  for (const p of [...first, ...second.map((q) => ({ ...q, t: q.t + first[first.length - 1]!.t + 3000 }))]) {
-    const last = out[out.length - 1];
-    if (!last || p.t - last[0]! >= 16) out.push([p.t, Math.round(p.x), Math.round(p.y)]);
+/**
+ * A login's moves as the SDK records them (16 ms throttle): a long move, 3 s of typing, a short
+ * one; each move ends in a press 120 ms later where it stopped (the benchmark's scripts click after
+ * 80–220 ms), which makes both aimed strokes.
+ */
+function sdkSamples(
+  first: TimedPoint[],
+  second: TimedPoint[],
+): { mouse: number[][]; click_samples: number[][] } {
+  const mouse: number[][] = [];
+  const shifted = second.map((q) => ({ ...q, t: q.t + first[first.length - 1]!.t + 3000 }));
+  for (const p of [...first, ...shifted]) {
+    const last = mouse[mouse.length - 1];
+    if (!last || p.t - last[0]! >= 16) mouse.push([p.t, Math.round(p.x), Math.round(p.y)]);
   }
-  return out;
+  const press = (pts: TimedPoint[]) => {
+    const end = pts[pts.length - 1]!;
+    return [end.t + 120, Math.round(end.x), Math.round(end.y), 0];
+  };
+  return { mouse, click_samples: [press(first), press(shifted)] };
 }
 
 const ends = (pts: TimedPoint[], at: { x: number; y: number }) => {
@@ -44,7 +56,7 @@ describe('the npm windmouse package as an adversary', () => {
       const random = mulberry32(seed);
       const long = await windMousePath(from, far, random);
       const short = await windMousePath(far, near, random);
-      const f = baseFeatures({ behavior: behaviorMetrics({ mouse: sdkSamples(long, short) }) });
+      const f = baseFeatures({ behavior: behaviorMetrics(sdkSamples(long, short)) });
       const { stroke_length_ratio: length, stroke_speed_ratio: speed } = f.behavior;
       if (length === null || speed === null) continue; // the short move fit in under 8 samples
       judged++;

@@ -18,6 +18,8 @@ import {
   presses,
 } from './input-metrics.ts';
 import {
+  AIMED_PRESS_MS,
+  AIMED_PRESS_PX,
   cv,
   DIRECTED_STROKE,
   FLAT_SPEED_CV,
@@ -68,10 +70,11 @@ export interface BehaviorMetrics {
   /** Strokes with enough turn changes to judge smoothness. */
   curvature_strokes: number;
   /**
-   * Path length of the longest directed stroke (chord ≥ DIRECTED_STROKE of its path) over the
-   * shortest, and the ratio of their cruise speeds (the middle half of the path over its time);
-   * null under two directed strokes or without speeds to compare.
-   * A hand moves further by moving faster (isochrony); a generator stepping at one speed does not.
+   * Path length of the longest aimed stroke (directed: chord ≥ DIRECTED_STROKE of its path, and a
+   * press follows where it stopped: AIMED_PRESS_MS, AIMED_PRESS_PX) over the shortest, and the
+   * ratio of their cruise speeds (the middle half of the path over its time); null under two aimed
+   * strokes or without speeds to compare. A hand aiming further moves faster (isochrony); a
+   * generator stepping at one speed does not. A reading drift (slow, no press) is not aimed.
    */
   stroke_length_ratio: number | null;
   stroke_speed_ratio: number | null;
@@ -194,13 +197,15 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
   DIRECTED_STROKE,
+  AIMED_PRESS_MS,
+  AIMED_PRESS_PX,
   ...INPUT_METRIC_THRESHOLDS,
 };
 
 function strokeRatios(
   stroke: StrokeStats,
 ): Pick<BehaviorMetrics, 'stroke_length_ratio' | 'stroke_speed_ratio'> {
-  if (stroke.directed < 2 || stroke.shortLength <= 0 || stroke.shortCruise <= 0 || stroke.longCruise <= 0) {
+  if (stroke.aimed < 2 || stroke.shortLength <= 0 || stroke.shortCruise <= 0 || stroke.longCruise <= 0) {
     return { stroke_length_ratio: null, stroke_speed_ratio: null };
   }
   return {
@@ -226,7 +231,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const tts = evidence.time_to_submit_ms;
   const firstInput = evidence.first_input_ms;
   const approach = clickApproach(mouse, clicks);
-  const stroke = strokeStats(mouse);
+  const stroke = strokeStats(mouse, clicks);
   const gaps: number[] = [];
   for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
   const dwells = keys.map((k) => k[1]!);

@@ -137,6 +137,16 @@ export const UNDECIMATED_SAMPLES = 192;
  */
 export const DIRECTED_STROKE = 0.7;
 
+/**
+ * An aimed movement ends on its target and acts on it: a directed stroke counts as aimed (and is
+ * judged for isochrony) when a press follows its last sample within AIMED_PRESS_MS, within
+ * AIMED_PRESS_PX of where it stopped. People reading a page drift the pointer slowly with no press
+ * at the end; WindMouse and people alike press 60–230 ms after an aimed stroke, 0–21 px from its
+ * last recorded sample (the SDK keeps one move per 16 ms, so the rest position can be a step on).
+ */
+export const AIMED_PRESS_MS = 1000;
+export const AIMED_PRESS_PX = 32;
+
 export interface StrokeStats {
   strokes: number;
   straight: number;
@@ -147,18 +157,27 @@ export interface StrokeStats {
   curvature: number;
   /** Judged strokes that are directed (chord ≥ DIRECTED_STROKE of the path). */
   directed: number;
-  /** Path length (px) and cruise speed (px/ms, cruiseSpeed) of the shortest and the longest directed stroke. */
+  /** Directed strokes that are aimed (a press follows where they stopped: AIMED_PRESS_MS, AIMED_PRESS_PX). */
+  aimed: number;
+  /** Path length (px) and cruise speed (px/ms, cruiseSpeed) of the shortest and the longest aimed stroke. */
   shortLength: number;
   shortCruise: number;
   longLength: number;
   longCruise: number;
 }
 
+/** Presses ([t, x, y, …]) in time order, with a cursor: strokes come in time order too. */
+interface PressCursor {
+  presses: readonly (readonly number[])[];
+  next: number;
+}
+
 /**
  * Strokes: runs of moves without a pause over 200 ms. The path's `scratch` (one slot per sample)
- * holds a stroke's speeds, then its turn changes.
+ * holds a stroke's speeds, then its turn changes. `presses`: the pointer presses ([t, x, y, …],
+ * in time order, the clock of the moves), which tell aimed strokes from the rest.
  */
-export function strokeStats(path: MousePath): StrokeStats {
+export function strokeStats(path: MousePath, presses: readonly (readonly number[])[] = []): StrokeStats {
   const { n, t, scratch } = path;
   const out: StrokeStats = {
     strokes: 0,
@@ -169,15 +188,17 @@ export function strokeStats(path: MousePath): StrokeStats {
     longSmooth: 0,
     curvature: 0,
     directed: 0,
+    aimed: 0,
     shortLength: 0,
     shortCruise: 0,
     longLength: 0,
     longCruise: 0,
   };
+  const cursor: PressCursor = { presses, next: 0 };
   let start = 0;
   for (let i = 1; i <= n; i++) {
     if (i < n && t[i]! - t[i - 1]! <= STROKE_PAUSE_MS) continue;
-    if (i - start >= 8) judgeStroke(path, start, i, scratch, out);
+    if (i - start >= 8) judgeStroke(path, start, i, scratch, out, cursor);
     start = i;
   }
   return out;
@@ -189,6 +210,7 @@ function judgeStroke(
   end: number,
   scratch: Float64Array,
   out: StrokeStats,
+  cursor: PressCursor,
 ): void {
   const { t, x, y, len } = path;
   let length = 0;
@@ -202,16 +224,19 @@ function judgeStroke(
   if (length < 100) return;
   const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
   if (ratio >= DIRECTED_STROKE) {
-    const cruise = cruiseSpeed(path, start, end, length);
-    if (out.directed === 0 || length < out.shortLength) {
-      out.shortLength = length;
-      out.shortCruise = cruise;
-    }
-    if (out.directed === 0 || length > out.longLength) {
-      out.longLength = length;
-      out.longCruise = cruise;
-    }
     out.directed++;
+    if (pressFollows(path, end - 1, cursor)) {
+      const cruise = cruiseSpeed(path, start, end, length);
+      if (out.aimed === 0 || length < out.shortLength) {
+        out.shortLength = length;
+        out.shortCruise = cruise;
+      }
+      if (out.aimed === 0 || length > out.longLength) {
+        out.longLength = length;
+        out.longCruise = cruise;
+      }
+      out.aimed++;
+    }
   }
   out.strokes++;
   if (ratio > 0.995) out.straight++;
@@ -226,6 +251,22 @@ function judgeStroke(
     out.smooth++;
     if (changes >= SMOOTH_LONG_TURNS) out.longSmooth++;
   }
+}
+
+/**
+ * Whether a press comes at or after sample `last` (a stroke's end), within AIMED_PRESS_MS and
+ * AIMED_PRESS_PX of it. Moves the cursor past presses before `last`: later strokes end later.
+ */
+function pressFollows(path: MousePath, last: number, cursor: PressCursor): boolean {
+  const { presses } = cursor;
+  const t = path.t[last]!;
+  while (cursor.next < presses.length && presses[cursor.next]![0]! < t) cursor.next++;
+  for (let k = cursor.next; k < presses.length; k++) {
+    const p = presses[k]!;
+    if (p[0]! - t > AIMED_PRESS_MS) return false;
+    if (hypot(p[1]! - path.x[last]!, p[2]! - path.y[last]!) <= AIMED_PRESS_PX) return true;
+  }
+  return false;
 }
 
 /**

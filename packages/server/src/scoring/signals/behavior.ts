@@ -27,8 +27,9 @@ export const BEHAVIOR = {
   sparseSteps: 10,
   sparseShare: 0.15,
   /**
-   * `mouse_speed_ignores_distance`: the longest directed stroke at least this many times the
-   * shortest (path length)…
+   * `mouse_speed_ignores_distance`: the longest aimed stroke (directed, and a press follows where
+   * it stopped: mouse-path.ts AIMED_PRESS_MS, AIMED_PRESS_PX) at least this many times the shortest
+   * (path length)…
    */
   isochronyLengthRatio: 4,
   /**
@@ -116,7 +117,8 @@ export function sparseUpdates(f: Features): boolean {
 }
 
 /**
- * A long stroke no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
+ * A long aimed stroke (one ended by a press where it stopped; a slow drift while reading is not
+ * aimed) no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
  * more times the short one's length, yet its cruise speed is under lengthRatio^isochronyExponent
  * times the short one's. A hand covers a bigger distance in little more time, so its speed
  * grows with the distance; a generator stepping the pointer at one speed (WindMouse, fixed step
