@@ -29,7 +29,7 @@ export const INPUT = {
   /**
    * `key_speed_superhuman` (desktop, input-metrics.ts `keySpeed`: 19+ key-down gaps and holds):
    * the median key-down gap under speedGapMedianMs and the median hold under speedHoldMedianMs.
-   * People (Dhakal et al. 2018, 168,000 typists): mean inter-key interval 239 ms, the fastest
+   * People (Dhakal et al. 2018, 168,000 typists): mean inter-key interval 238 ms, the fastest
    * 120 wpm (100 ms a key) on prose, slower on credentials; holds 70–130 ms, fast typists too
    * (rollover shortens gaps, not holds). Loaded `xdotool type --delay 90`: gaps 47–70 ms, holds
    * 22–40 ms. See docs/signals.md "Typing faster than hands".
@@ -118,12 +118,15 @@ export function uniformKeyRhythm(f: Features): 'spread' | 'floor' | null {
 /**
  * Keys pressed faster and released sooner than hands do (desktop): the median key-down gap and the
  * median hold both far under people's. Virtual keyboards commit keys at once, so desktops only.
+ * One cause (a machine typing) is scored once: not where `key_rhythm_uniform` already fired, so
+ * it only adds the fixed delays a busy machine hid from that test.
  */
 export function superhumanKeySpeed(f: Features): boolean {
   const k = f.behavior.key_speed;
   return (
     desktop(f) &&
     k !== null &&
+    uniformKeyRhythm(f) === null &&
     k.gap_median < INPUT.speedGapMedianMs &&
     k.hold_median < INPUT.speedHoldMedianMs
   );
@@ -244,7 +247,7 @@ export const input: SignalFamily = {
     key_speed_superhuman: {
       score: 20,
       description:
-        'Desktop keys pressed and released faster than hands type (20+ keys): median gap between key presses under 80 ms and median hold under 50 ms (people: about 240 ms, the fastest typists 100 ms; holds 70–130 ms). A fixed typing delay that a busy machine hid from key_rhythm_uniform. Alone it stays allow.',
+        'Desktop keys pressed and released faster than hands type (20+ keys): median gap between key presses under 80 ms and median hold under 50 ms (people: about 240 ms, the fastest typists 100 ms; holds 70–130 ms). A fixed typing delay that a busy machine hid from key_rhythm_uniform (not scored where that fired). Alone it stays allow.',
     },
     text_without_typing: {
       score: 35,
