@@ -6,8 +6,10 @@ import {
   formInput,
   INPUT_METRIC_THRESHOLDS,
   type KeyFloor,
+  type KeySpeed,
   keyFloor,
   keyRhythmSpread,
+  keySpeed,
   type PointerFrame,
   type PointerGrid,
   type PointerSteps,
@@ -110,6 +112,8 @@ export interface BehaviorMetrics {
   key_rhythm_spread: number | null;
   /** Key-down gaps and holds piled on their floor (input-metrics.ts `keyFloor`), null when not judged. */
   key_floor: KeyFloor | null;
+  /** Median key-down gap and hold (input-metrics.ts `keySpeed`), null when not judged. */
+  key_speed: KeySpeed | null;
   /** How the form's text fields got their text (`behavior.form`), null when not sent. */
   form: FormInput | null;
   /** How long mouse/pen presses were held (`behavior.presses`), null when not sent. */
@@ -180,6 +184,7 @@ const EMPTY: BehaviorMetrics = {
   centred_clicks: 0,
   key_rhythm_spread: null,
   key_floor: null,
+  key_speed: null,
   form: null,
   presses: null,
   pointer_frame: null,
@@ -281,6 +286,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     centred_clicks: count(evidence, 'centred_clicks'),
     key_rhythm_spread: keyRhythmSpread(keys),
     key_floor: keyFloor(keys),
+    key_speed: keySpeed(keys),
     form: formInput(evidence.form),
     presses: presses(evidence.presses),
     pointer_frame: pointerFrame(evidence.pointer_frame),

@@ -215,6 +215,40 @@ export function keyFloor(keys: readonly Sample[]): KeyFloor | null {
   };
 }
 
+export interface KeySpeed {
+  /** Key-down gaps judged (chords under FLOOR_CHORD_MS left out) and their median (ms). */
+  gaps: number;
+  gap_median: number;
+  /** Holds judged (instant ones under FLOOR_MIN_HOLD_MS left out) and their median (ms). */
+  holds: number;
+  hold_median: number;
+}
+
+/**
+ * How fast keys were pressed and released: the medians of the key-down gaps (chords left out, as
+ * `keyFloor` does: a modifier and its key) and of the holds (instant ones left out: they are
+ * `key_dwell_inhuman`'s evidence, never counted twice). Medians ignore the pauses between fields
+ * and a busy machine's stray delays, which only lengthen some timings. Key samples carry no key
+ * names, so modifiers are told only by their chords. Null with fewer than RHYTHM_MIN_GAPS of
+ * either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
+ */
+export function keySpeed(keys: readonly Sample[]): KeySpeed | null {
+  const allGaps: number[] = [];
+  for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  const allHolds = keys.map((k) => k[1]!);
+  const gaps = allGaps.filter((g) => g >= FLOOR_CHORD_MS).sort((a, b) => a - b);
+  const holds = allHolds.filter((d) => d >= FLOOR_MIN_HOLD_MS).sort((a, b) => a - b);
+  if (gaps.length < RHYTHM_MIN_GAPS || holds.length < RHYTHM_MIN_GAPS) return null;
+  if (coarseClock([...allGaps, ...allHolds])) return null;
+  const tenth = (v: number) => Math.round(v * 10) / 10;
+  return {
+    gaps: gaps.length,
+    gap_median: tenth(median(gaps)),
+    holds: holds.length,
+    hold_median: tenth(median(holds)),
+  };
+}
+
 export interface FormInput {
   fields: number;
   untyped: number;

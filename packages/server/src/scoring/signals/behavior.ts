@@ -1,6 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
-import { inputTells, instantRelease } from './input.ts';
+import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 /** Thresholds tuned on the DELBOT-Mouse traces (behavior-metrics.ts); see docs/signals.md. */
@@ -360,6 +360,8 @@ export const behavior: SignalFamily = {
       !scriptedInput(f) &&
       // Instant mouse releases earn no trust (a driver's clicks; at best a trackpad's taps).
       !instantRelease(f) &&
+      // Nor keys faster than hands type (a script's delay; at best an auto-type tool).
+      !superhumanKeySpeed(f) &&
       // Nor a pointer that moved in jumps (a position set and a sleep; at best a remote desktop).
       !sparseUpdates(f) &&
       // Nor sharp turns from move to move (jitter; at best a fast hand on a slow report rate).

@@ -27,6 +27,16 @@ export const INPUT = {
    */
   keyFloorShare: 0.25,
   /**
+   * `key_speed_superhuman` (desktop, input-metrics.ts `keySpeed`: 19+ key-down gaps and holds):
+   * the median key-down gap under speedGapMedianMs and the median hold under speedHoldMedianMs.
+   * People (Dhakal et al. 2018, 168,000 typists): mean inter-key interval 238 ms, the fastest
+   * 120 wpm (100 ms a key) on prose, slower on credentials; holds 70–130 ms, fast typists too
+   * (rollover shortens gaps, not holds). Loaded `xdotool type --delay 90`: gaps 47–70 ms, holds
+   * 22–40 ms. See docs/signals.md "Typing faster than hands".
+   */
+  speedGapMedianMs: 80,
+  speedHoldMedianMs: 50,
+  /**
    * Mouse presses needed before `click_instant_release`, and the share of them released under 15 ms
    * (people hold a button 50–150 ms; the DELBOT human traces never under 55 ms; `page.click`, CDP
    * kits and `xdotool click` release in 0–11 ms).
@@ -106,6 +116,23 @@ export function uniformKeyRhythm(f: Features): 'spread' | 'floor' | null {
 }
 
 /**
+ * Keys pressed faster and released sooner than hands do (desktop): the median key-down gap and the
+ * median hold both far under people's. Virtual keyboards commit keys at once, so desktops only.
+ * One cause (a machine typing) is scored once: not where `key_rhythm_uniform` already fired, so
+ * it only adds the fixed delays a busy machine hid from that test.
+ */
+export function superhumanKeySpeed(f: Features): boolean {
+  const k = f.behavior.key_speed;
+  return (
+    desktop(f) &&
+    k !== null &&
+    uniformKeyRhythm(f) === null &&
+    k.gap_median < INPUT.speedGapMedianMs &&
+    k.hold_median < INPUT.speedHoldMedianMs
+  );
+}
+
+/**
  * Mouse presses released within 15 ms of going down, most of them (two or more): a driver's
  * down/up pair. Touch and keyboard-activated clicks are never timed by the SDK; a desktop only.
  */
@@ -165,8 +192,9 @@ export function textWithoutTyping(f: Features): boolean {
 
 /**
  * How many input tells fired (for `behavior_bot_combined`; `scriptedInput` passes `soft: false`).
- * `click_instant_release` is soft: a Mac trackpad's tap-to-click is instant too, so it adds to the
- * other tells but never alone makes input "scripted" (which turns open DevTools into the hard
+ * `click_instant_release` and `key_speed_superhuman` are soft: a Mac trackpad's tap-to-click is
+ * instant too, and a fast typist on an unusual keyboard is not ruled out, so they add to the other
+ * tells but never alone make input "scripted" (which turns open DevTools into the hard
  * `automation_cdp_scripted`).
  */
 export function inputTells(f: Features, soft = true): number {
@@ -178,7 +206,8 @@ export function inputTells(f: Features, soft = true): number {
     (uniformKeyRhythm(f) !== null ? 1 : 0) +
     (textWithoutTyping(f) ? 1 : 0) +
     (subpixelPointer(f) ? 1 : 0) +
-    (soft && instantRelease(f) ? 1 : 0)
+    (soft && instantRelease(f) ? 1 : 0) +
+    (soft && superhumanKeySpeed(f) ? 1 : 0)
   );
 }
 
@@ -214,6 +243,11 @@ export const input: SignalFamily = {
       score: 20,
       description:
         'Desktop mouse presses released within 15 ms of going down (two or more, at least two thirds of them): a driver pressing and releasing at once. People hold a button 50–150 ms; tap-to-click on a Mac trackpad can also be instant, so this is never enough alone.',
+    },
+    key_speed_superhuman: {
+      score: 20,
+      description:
+        'Desktop keys pressed and released faster than hands type (20+ keys): median gap between key presses under 80 ms and median hold under 50 ms (people: about 240 ms, the fastest typists 100 ms; holds 70–130 ms). A fixed typing delay that a busy machine hid from key_rhythm_uniform (not scored where that fired). Alone it stays allow.',
     },
     text_without_typing: {
       score: 35,
@@ -273,6 +307,14 @@ export const input: SignalFamily = {
       out.push(
         emit(this, 'key_rhythm_uniform', {
           description: `${Math.round(k.share * 100)}% of ${k.judged} key-press gaps and holds sit on their floor (gaps ${k.gap_floor.toFixed(1)} ms, holds ${k.hold_floor.toFixed(1)} ms, within max(3 ms, 4%); people 2.5–4%): a fixed delay on a busy machine.`,
+        }),
+      );
+    }
+    if (superhumanKeySpeed(f) && b.key_speed) {
+      const k = b.key_speed;
+      out.push(
+        emit(this, 'key_speed_superhuman', {
+          description: `Median gap between ${k.gaps} key presses ${k.gap_median.toFixed(1)} ms and median hold of ${k.holds} keys ${k.hold_median.toFixed(1)} ms (people: gaps 100 ms or more even for the fastest typists, holds 70–130 ms).`,
         }),
       );
     }

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HumanScript } from '../../../../../e2e/support/human-input.ts';
+import { type KeySample, r1, scriptKeys } from '../../testing/key-samples.ts';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyFloor, keyRhythmSpread } from '../input-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
 import { INPUT, input } from './input.ts';
 
-type Sample = number[];
+type Sample = KeySample;
 
 /**
  * Key samples ([t_down, hold] as the SDK sends them) of one real `xdotool type --delay 90` visit in
@@ -19,8 +20,6 @@ const LOADED_XDOTOOL = JSON.parse(
   source: string;
   keys: Sample[];
 };
-
-const r1 = (v: number) => Math.round(v * 10) / 10;
 
 function features(keys: Sample[], over: Record<string, unknown> = {}) {
   return baseFeatures({
@@ -52,23 +51,6 @@ function lognormalPerson(random: () => number, n: number, clock: number): Sample
     keys.push([tick(t), tick(hold * Math.exp(holdSigma * gauss()))]);
   }
   return keys;
-}
-
-/** The key samples an xdotool script of HumanScript (`e2e/support/human-input.ts`) leaves: [down, hold]. */
-function scriptKeys(lines: readonly string[]): Sample[] {
-  const down = new Map<string, number>();
-  const keys: Sample[] = [];
-  let t = 0;
-  for (const line of lines) {
-    const [cmd, arg] = line.split(' ');
-    if (cmd === 'sleep') t += Number(arg) * 1000;
-    else if (cmd === 'keydown') down.set(arg!, t);
-    else if (cmd === 'keyup' && down.has(arg!)) {
-      keys.push([r1(down.get(arg!)!), r1(t - down.get(arg!)!)]);
-      down.delete(arg!);
-    }
-  }
-  return keys.sort((a, b) => a[0]! - b[0]!);
 }
 
 describe('key_rhythm_uniform: the floor a fixed delay leaves under load', () => {
