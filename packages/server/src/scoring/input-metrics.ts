@@ -186,6 +186,25 @@ function coarseClock(values: readonly number[]): boolean {
   );
 }
 
+/** Milliseconds to one decimal, as the evidence reports them. */
+const tenth = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * The key-down gaps (chords under FLOOR_CHORD_MS left out: a modifier and its key) and the holds
+ * (instant ones under FLOOR_MIN_HOLD_MS left out) that `keyFloor` and `keySpeed` judge, sorted;
+ * null with fewer than RHYTHM_MIN_GAPS of either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
+ */
+function judgedKeyTimings(keys: readonly Sample[]): { gaps: number[]; holds: number[] } | null {
+  const allGaps: number[] = [];
+  for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
+  const allHolds = keys.map((k) => k[1]!);
+  const gaps = allGaps.filter((g) => g >= FLOOR_CHORD_MS).sort((a, b) => a - b);
+  const holds = allHolds.filter((d) => d >= FLOOR_MIN_HOLD_MS).sort((a, b) => a - b);
+  if (gaps.length < RHYTHM_MIN_GAPS || holds.length < RHYTHM_MIN_GAPS) return null;
+  if (coarseClock([...allGaps, ...allHolds])) return null;
+  return { gaps, holds };
+}
+
 /**
  * The floor of a fixed typing delay. A script that presses, sleeps, releases and sleeps a fixed
  * delay (`xdotool type --delay`, a `type({delay})` loop) holds every key and spaces every key-down
@@ -196,20 +215,14 @@ function coarseClock(values: readonly number[]): boolean {
  * RHYTHM_MIN_GAPS of either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
  */
 export function keyFloor(keys: readonly Sample[]): KeyFloor | null {
-  const allGaps: number[] = [];
-  for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
-  const allHolds = keys.map((k) => k[1]!);
-  const gaps = allGaps.filter((g) => g >= FLOOR_CHORD_MS).sort((a, b) => a - b);
-  const holds = allHolds.filter((d) => d >= FLOOR_MIN_HOLD_MS).sort((a, b) => a - b);
-  if (gaps.length < RHYTHM_MIN_GAPS || holds.length < RHYTHM_MIN_GAPS) return null;
-  if (coarseClock([...allGaps, ...allHolds])) return null;
+  const timings = judgedKeyTimings(keys);
+  if (timings === null) return null;
+  const { gaps, holds } = timings;
   const g = onFloor(gaps);
   const h = onFloor(holds);
-  const judged = gaps.length + holds.length;
-  const tenth = (v: number) => Math.round(v * 10) / 10;
   return {
-    judged,
-    share: (g.count + h.count) / judged,
+    judged: gaps.length + holds.length,
+    share: (g.count + h.count) / (gaps.length + holds.length),
     gap_floor: tenth(g.floor),
     hold_floor: tenth(h.floor),
   };
@@ -233,14 +246,9 @@ export interface KeySpeed {
  * either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
  */
 export function keySpeed(keys: readonly Sample[]): KeySpeed | null {
-  const allGaps: number[] = [];
-  for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
-  const allHolds = keys.map((k) => k[1]!);
-  const gaps = allGaps.filter((g) => g >= FLOOR_CHORD_MS).sort((a, b) => a - b);
-  const holds = allHolds.filter((d) => d >= FLOOR_MIN_HOLD_MS).sort((a, b) => a - b);
-  if (gaps.length < RHYTHM_MIN_GAPS || holds.length < RHYTHM_MIN_GAPS) return null;
-  if (coarseClock([...allGaps, ...allHolds])) return null;
-  const tenth = (v: number) => Math.round(v * 10) / 10;
+  const timings = judgedKeyTimings(keys);
+  if (timings === null) return null;
+  const { gaps, holds } = timings;
   return {
     gaps: gaps.length,
     gap_median: tenth(median(gaps)),

@@ -19,3 +19,26 @@ export function scriptKeys(lines: readonly string[]): KeySample[] {
   }
   return keys.sort((a, b) => a[0]! - b[0]!);
 }
+
+/**
+ * A person typing `n` keys (seeded by `random`): key-down gaps log-normal around a median of
+ * `gap` ms (σ 0.3–0.6, CV 0.3–0.65), holds log-normal around `hold` ms (σ 0.15–0.35), on a clock
+ * of `clock` ms (the SDK's 0.1 ms by default).
+ */
+export function typingPerson(
+  random: () => number,
+  n: number,
+  { gap, hold, clock = 0.1 }: { gap: number; hold: number; clock?: number },
+): KeySample[] {
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const gapSigma = 0.3 + random() * 0.3;
+  const holdSigma = 0.15 + random() * 0.2;
+  const tick = (v: number) => r1(Math.round(v / clock) * clock);
+  const keys: KeySample[] = [];
+  let t = 1000;
+  for (let i = 0; i < n; i++) {
+    if (i > 0) t += gap * Math.exp(gapSigma * gauss());
+    keys.push([tick(t), tick(hold * Math.exp(holdSigma * gauss()))]);
+  }
+  return keys;
+}

@@ -21,8 +21,8 @@ export const INPUT = {
   /**
    * …or, on a desktop, this share or more of the key-down gaps and holds sit on their floor
    * (input-metrics.ts `keyFloor`): a fixed delay on a busy machine, whose stray delays widen the
-   * spread but never go below the delay. A log-normal person: 2.5–4 % expected, at most 18 % in
-   * 20,000 generated sessions of 20–50 keys. xdotool `type --delay 90`: 26–95 % at load average
+   * spread but never go below the delay. A log-normal person: 2.5–4 % expected, at most 22 % in
+   * 60,000 generated sessions of 20–50 keys. xdotool `type --delay 90`: 26–95 % at load average
    * 4–8, 28–35 % in visits at ≈ 10 that the spread missed, 2–16 % under heavier load (missed).
    */
   keyFloorShare: 0.25,

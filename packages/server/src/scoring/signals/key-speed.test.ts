@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HumanScript } from '../../../../../e2e/support/human-input.ts';
-import { type KeySample, r1, scriptKeys } from '../../testing/key-samples.ts';
+import { type KeySample, r1, scriptKeys, typingPerson } from '../../testing/key-samples.ts';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyFloor, keyRhythmSpread, keySpeed } from '../input-metrics.ts';
@@ -38,26 +38,8 @@ const rules = (keys: KeySample[], over: Record<string, unknown> = {}) =>
 const fires = (keys: KeySample[], over: Record<string, unknown> = {}) =>
   rules(keys, over).includes('key_speed_superhuman');
 
-function gaussian(random: () => number): () => number {
-  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
-/**
- * A person typing `n` keys: key-down gaps log-normal around a median of `gap` ms (σ 0.3–0.6), holds
- * log-normal around `hold` ms (σ 0.15–0.35), on a 0.1 ms clock.
- */
-function person(random: () => number, n: number, gap: number, hold: number): KeySample[] {
-  const gauss = gaussian(random);
-  const gapSigma = 0.3 + random() * 0.3;
-  const holdSigma = 0.15 + random() * 0.2;
-  const keys: KeySample[] = [];
-  let t = 1000;
-  for (let i = 0; i < n; i++) {
-    if (i > 0) t += gap * Math.exp(gapSigma * gauss());
-    keys.push([r1(t), r1(hold * Math.exp(holdSigma * gauss()))]);
-  }
-  return keys;
-}
+const person = (random: () => number, n: number, gap: number, hold: number) =>
+  typingPerson(random, n, { gap, hold });
 
 describe('key_speed_superhuman: typing faster than hands', () => {
   it('a real loaded xdotool visit: medians far under the limits; one cause, scored once', () => {
