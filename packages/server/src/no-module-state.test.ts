@@ -22,6 +22,7 @@ const ALLOWED: Record<string, string> = {
   'scoring/signals/automation.ts HARD_HEADLESS': 'constant set of rule names',
   'scoring/signals/session.ts CARRIED': 'constant set of rule names',
   'scoring/signals/behavior.ts BOT_TELLS': 'constant set of rule names',
+  'scoring/signals/behavior.ts LOW_RATE_TELLS': 'constant set of rule names',
   'scoring/signals/identity.ts CLUSTER_EVENTS': 'constant set of event types',
   'scoring/signals/types.ts FORM_EVENTS': 'constant set of event types',
   'scoring/ip-intel.ts HOSTING_ASNS': 'constant set of hosting ASNs',
