@@ -240,3 +240,27 @@ export function humanSession(files: number, offset = 0): number[][] {
     for (const [t, x, y] of loadTrace(file).mouse) out.push([t + 5000 * (k + 1), x, y]);
   return out;
 }
+
+/**
+ * A person's login page: four DELBOT human traces as the mouse, human keys (24), submitted after
+ * 30 s, scored as a desktop browser login; `evidence` adds to or replaces the behaviour evidence.
+ */
+export function humanPageFeatures(
+  evidence: Record<string, unknown> = {},
+  over: Record<string, unknown> = {},
+) {
+  const mouse = humanSession(4);
+  return baseFeatures({
+    surface: 'browser',
+    event_type: 'login',
+    behavior: behaviorMetrics({
+      mouse,
+      mouse_moves: mouse.length,
+      key_samples: humanKeys(5, 24, 2000),
+      key_presses: 24,
+      time_to_submit_ms: 30000,
+      ...evidence,
+    }),
+    ...over,
+  });
+}

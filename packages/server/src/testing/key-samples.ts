@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { behaviorMetrics } from '../scoring/behavior-metrics.ts';
+import { baseFeatures } from '../scoring/test-fixtures.ts';
+
 /** Key samples as the SDK sends them: [t_down, hold] in ms, rounded to its 0.1 ms. */
 export type KeySample = number[];
 
@@ -41,4 +45,32 @@ export function typingPerson(
     keys.push([tick(t), tick(hold * Math.exp(holdSigma * gauss()))]);
   }
   return keys;
+}
+
+/**
+ * Key samples of one real `xdotool type --delay 90` visit in chromium on a loaded 2-core machine
+ * (`npm run eval:browsers`; the file's `source` says which).
+ */
+export const LOADED_XDOTOOL = JSON.parse(
+  readFileSync(new URL('../scoring/signals/key-floor.fixture.json', import.meta.url), 'utf8'),
+) as { source: string; keys: KeySample[] };
+
+/** A desktop browser login whose behaviour evidence holds these key samples (and `evidence`). */
+export function keyFeatures(
+  keys: KeySample[],
+  over: Record<string, unknown> = {},
+  evidence: Record<string, unknown> = {},
+) {
+  return baseFeatures({
+    surface: 'browser',
+    event_type: 'login',
+    behavior: behaviorMetrics({
+      v: 1,
+      key_samples: keys,
+      key_presses: keys.length,
+      mouse_moves: 60,
+      ...evidence,
+    }),
+    ...over,
+  });
 }

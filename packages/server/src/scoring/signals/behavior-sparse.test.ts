@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
-import { baseFeatures, humanKeys, humanSession } from '../test-fixtures.ts';
+import { baseFeatures, humanPageFeatures, humanSession } from '../test-fixtures.ts';
 import { behavior, scriptedInput } from './behavior.ts';
 
 describe('pointer moved in jumps (mouse_sparse_updates)', () => {
   /** A person's page (DELBOT human strokes, varied keys) with the SDK's `pointer_steps` summary. */
   const evaluate = (steps: unknown, over: Record<string, unknown> = {}) => {
-    const mouse = humanSession(4);
-    const f = baseFeatures({
-      surface: 'browser',
-      event_type: 'login',
-      behavior: behaviorMetrics({
-        mouse,
-        mouse_moves: mouse.length,
-        key_samples: humanKeys(5, 24, 2000),
-        key_presses: 24,
-        time_to_submit_ms: 30000,
-        pointer_steps: steps,
-      }),
-      ...over,
-    });
+    const f = humanPageFeatures({ pointer_steps: steps }, over);
     return { f, rules: behavior.evaluate(f).map((s) => s.rule) };
   };
 

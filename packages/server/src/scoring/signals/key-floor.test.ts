@@ -1,7 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HumanScript } from '../../../../../e2e/support/human-input.ts';
-import { type KeySample, r1, scriptKeys, typingPerson } from '../../testing/key-samples.ts';
+import {
+  type KeySample,
+  keyFeatures,
+  LOADED_XDOTOOL,
+  r1,
+  scriptKeys,
+  typingPerson,
+} from '../../testing/key-samples.ts';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyFloor, keyRhythmSpread } from '../input-metrics.ts';
@@ -10,28 +16,8 @@ import { INPUT, input } from './input.ts';
 
 type Sample = KeySample;
 
-/**
- * Key samples ([t_down, hold] as the SDK sends them) of one real `xdotool type --delay 90` visit in
- * chromium on a loaded 2-core machine (`npm run eval:browsers`, see the file's `source`).
- */
-const LOADED_XDOTOOL = JSON.parse(
-  readFileSync(new URL('./key-floor.fixture.json', import.meta.url), 'utf8'),
-) as {
-  source: string;
-  keys: Sample[];
-};
-
-function features(keys: Sample[], over: Record<string, unknown> = {}) {
-  return baseFeatures({
-    surface: 'browser',
-    event_type: 'login',
-    behavior: behaviorMetrics({ v: 1, key_samples: keys, key_presses: keys.length, mouse_moves: 60 }),
-    ...over,
-  });
-}
-
 const fires = (keys: Sample[], over: Record<string, unknown> = {}) =>
-  input.evaluate(features(keys, over)).some((s) => s.rule === 'key_rhythm_uniform');
+  input.evaluate(keyFeatures(keys, over)).some((s) => s.rule === 'key_rhythm_uniform');
 
 /** A person of 60–130 ms holds and 120–300 ms key-down gaps (typingPerson), on a clock of `clock` ms. */
 const lognormalPerson = (random: () => number, n: number, clock: number): Sample[] =>

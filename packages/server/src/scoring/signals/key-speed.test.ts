@@ -1,37 +1,21 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HumanScript } from '../../../../../e2e/support/human-input.ts';
-import { type KeySample, r1, scriptKeys, typingPerson } from '../../testing/key-samples.ts';
+import {
+  type KeySample,
+  keyFeatures,
+  LOADED_XDOTOOL,
+  r1,
+  scriptKeys,
+  typingPerson,
+} from '../../testing/key-samples.ts';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyFloor, keyRhythmSpread, keySpeed } from '../input-metrics.ts';
-import { baseFeatures, humanKeys, humanSession } from '../test-fixtures.ts';
+import { baseFeatures, humanKeys, humanPageFeatures } from '../test-fixtures.ts';
 import { behavior } from './behavior.ts';
 import { INPUT, input } from './input.ts';
 
-/** One real `xdotool type --delay 90` visit in chromium on a loaded machine (see the file's `source`). */
-const LOADED_XDOTOOL = JSON.parse(
-  readFileSync(new URL('./key-floor.fixture.json', import.meta.url), 'utf8'),
-) as { keys: KeySample[] };
-
-function features(
-  keys: KeySample[],
-  over: Record<string, unknown> = {},
-  evidence: Record<string, unknown> = {},
-) {
-  return baseFeatures({
-    surface: 'browser',
-    event_type: 'login',
-    behavior: behaviorMetrics({
-      v: 1,
-      key_samples: keys,
-      key_presses: keys.length,
-      mouse_moves: 60,
-      ...evidence,
-    }),
-    ...over,
-  });
-}
+const features = keyFeatures;
 
 const rules = (keys: KeySample[], over: Record<string, unknown> = {}) =>
   input.evaluate(features(keys, over)).map((s) => s.rule);
@@ -174,18 +158,7 @@ describe('key_speed_superhuman: typing faster than hands', () => {
 describe('key_speed_superhuman and the trust of a human-looking page', () => {
   /** A person's mouse (DELBOT strokes) with the given key samples. */
   const rulesWith = (keys: KeySample[]) => {
-    const mouse = humanSession(4);
-    const f = baseFeatures({
-      surface: 'browser',
-      event_type: 'login',
-      behavior: behaviorMetrics({
-        mouse,
-        mouse_moves: mouse.length,
-        key_samples: keys,
-        key_presses: keys.length,
-        time_to_submit_ms: 30000,
-      }),
-    });
+    const f = humanPageFeatures({ key_samples: keys, key_presses: keys.length });
     return [...behavior.evaluate(f), ...input.evaluate(f)].map((s) => s.rule);
   };
 
