@@ -5,6 +5,7 @@ import {
   type FormInput,
   formInput,
   INPUT_METRIC_THRESHOLDS,
+  judgedKeyTimings,
   type KeyFloor,
   type KeySpeed,
   keyFloor,
@@ -223,6 +224,8 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   if (!isRecord(evidence)) return EMPTY;
   const mouse = readMousePath(evidence.mouse);
   const keys = samples(evidence, 'key_samples', 2).sort((a, b) => a[0]! - b[0]!);
+  // Judged once for both the floor and the speed of the typing.
+  const keyTimings = judgedKeyTimings(keys);
   const clicks = samples(evidence, 'click_samples', 3).sort((a, b) => a[0]! - b[0]!);
   const scrolls = samples(evidence, 'scroll_samples', 2);
   const touches = samples(evidence, 'touch_samples', 3);
@@ -285,8 +288,8 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     click_repeats: clickRepeats(mouse, clicks),
     centred_clicks: count(evidence, 'centred_clicks'),
     key_rhythm_spread: keyRhythmSpread(keys),
-    key_floor: keyFloor(keys),
-    key_speed: keySpeed(keys),
+    key_floor: keyFloor(keys, keyTimings),
+    key_speed: keySpeed(keys, keyTimings),
     form: formInput(evidence.form),
     presses: presses(evidence.presses),
     pointer_frame: pointerFrame(evidence.pointer_frame),

@@ -186,6 +186,12 @@ function coarseClock(values: readonly number[]): boolean {
   );
 }
 
+/** Sorted key-down gaps and holds, as `judgedKeyTimings` keeps them. */
+export interface KeyTimings {
+  gaps: number[];
+  holds: number[];
+}
+
 /** Milliseconds to one decimal, as the evidence reports them. */
 const tenth = (v: number) => Math.round(v * 10) / 10;
 
@@ -194,7 +200,7 @@ const tenth = (v: number) => Math.round(v * 10) / 10;
  * (instant ones under FLOOR_MIN_HOLD_MS left out) that `keyFloor` and `keySpeed` judge, sorted;
  * null with fewer than RHYTHM_MIN_GAPS of either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
  */
-function judgedKeyTimings(keys: readonly Sample[]): { gaps: number[]; holds: number[] } | null {
+export function judgedKeyTimings(keys: readonly Sample[]): KeyTimings | null {
   const allGaps: number[] = [];
   for (let i = 1; i < keys.length; i++) allGaps.push(keys[i]![0]! - keys[i - 1]![0]!);
   const allHolds = keys.map((k) => k[1]!);
@@ -214,8 +220,10 @@ function judgedKeyTimings(keys: readonly Sample[]): { gaps: number[]; holds: num
  * key-down gaps (chords left out) and the holds (instant ones left out); null with fewer than
  * RHYTHM_MIN_GAPS of either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
  */
-export function keyFloor(keys: readonly Sample[]): KeyFloor | null {
-  const timings = judgedKeyTimings(keys);
+export function keyFloor(
+  keys: readonly Sample[],
+  timings: KeyTimings | null = judgedKeyTimings(keys),
+): KeyFloor | null {
   if (timings === null) return null;
   const { gaps, holds } = timings;
   const g = onFloor(gaps);
@@ -245,8 +253,10 @@ export interface KeySpeed {
  * names, so modifiers are told only by their chords. Null with fewer than RHYTHM_MIN_GAPS of
  * either, or on a coarsened clock (FLOOR_COARSE_CLOCKS).
  */
-export function keySpeed(keys: readonly Sample[]): KeySpeed | null {
-  const timings = judgedKeyTimings(keys);
+export function keySpeed(
+  keys: readonly Sample[],
+  timings: KeyTimings | null = judgedKeyTimings(keys),
+): KeySpeed | null {
   if (timings === null) return null;
   const { gaps, holds } = timings;
   return {
