@@ -6,7 +6,7 @@ import { type Box, HumanScript, type Point, type Trace } from '../../e2e/support
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
 import { humanizePath } from './paths/humanize.ts';
 import { naturalMotionPath } from './paths/natural-motion.ts';
-import type { TimedPoint } from './paths/timed-path.ts';
+import { type TimedPoint, withSeededMath } from './paths/timed-path.ts';
 import { windMousePath } from './paths/windmouse.ts';
 import type { Layout, Rect } from './shop.ts';
 
@@ -141,15 +141,8 @@ export async function desktopScript(
     }
   };
   /** ghost-cursor's `path`, drawn with this script's seeded random numbers (it calls Math.random). */
-  const ghostPathSeeded = (...args: Parameters<typeof ghostPath>) => {
-    const unseeded = Math.random;
-    Math.random = random;
-    try {
-      return ghostPath(...args) as Array<{ x: number; y: number; timestamp: number }>;
-    } finally {
-      Math.random = unseeded;
-    }
-  };
+  const ghostPathSeeded = (...args: Parameters<typeof ghostPath>) =>
+    withSeededMath(random, () => ghostPath(...args) as Array<{ x: number; y: number; timestamp: number }>);
   /** ghost-cursor's own path (Bezier, Fitts's-law step count, its timestamps), with its overshoot. */
   const ghostTo = (to: Point, box: Box) => {
     const tracePath = (pts: Array<{ x: number; y: number; timestamp?: number }>) => {

@@ -5,10 +5,8 @@ export interface TimedPoint {
   t: number;
 }
 
-export interface Point {
-  x: number;
-  y: number;
-}
+/** A pointer position (the benchmark's own, from the xdotool scripts' support). */
+export type { Point } from '../../../e2e/support/human-input.ts';
 
 /**
  * Runs `draw` with Math.random replaced by the script's seeded generator: the npm libraries draw
