@@ -324,7 +324,7 @@ export function judge(page: Page): Judged {
 
 const fmt = (v: number) => (Number.isFinite(v) ? (Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(3)) : '—');
 
-function report(name: string, pages: Page[], labels?: string[]): void {
+function report(name: string, pages: Page[], labels?: string[]): Array<Record<Stat, number>> {
   const judged = pages.map(judge);
   console.info(`\n## ${name}: ${pages.length} pages, ${pages.reduce((s, p) => s + p.length, 0)} keys`);
   const tellCounts = KEY_TELLS.map((t) => `${t} ${judged.filter((j) => j.tells.has(t)).length}`);
@@ -364,6 +364,35 @@ function report(name: string, pages: Page[], labels?: string[]): void {
     const zero = s === 'rollover' ? `   (${v.filter((x) => x === 0).length} pages at 0)` : '';
     console.info(`  ${s.padEnd(12)} ${row.join(' ')}${zero}`);
   }
+  return shapes;
+}
+
+/** Per statistic: the lowest value of any real page against the highest of any script page. */
+function margins(
+  title: string,
+  real: Map<string, Array<Record<Stat, number>>>,
+  scripts: Map<string, Array<Record<Stat, number>>>,
+) {
+  console.info(
+    `\n## Margins, ${title}: lowest real-people page vs highest script page (margin > 0: a threshold between them flags no person)`,
+  );
+  for (const s of STATS) {
+    const low = [...real].map(
+      ([n, v]) => [n, Math.min(...v.map((x) => x[s]).filter(Number.isFinite))] as const,
+    );
+    const high = [...scripts].map(
+      ([n, v]) => [n, Math.max(...v.map((x) => x[s]).filter(Number.isFinite))] as const,
+    );
+    const realMin = low.reduce((a, b) => (b[1] < a[1] ? b : a));
+    const scriptMax = high.reduce((a, b) => (b[1] > a[1] ? b : a));
+    // Real pages a threshold at the scripts' highest value would flag (at or under it).
+    const under = [...real].map(
+      ([n, v]) => `${n} ${v.filter((x) => x[s] <= scriptMax[1]).length}/${v.length}`,
+    );
+    console.info(
+      `  ${s.padEnd(12)} real min ${low.map(([n, v]) => `${n} ${fmt(v)}`).join(', ')}; script max ${fmt(scriptMax[1])} (${scriptMax[0]}); margin ${fmt(realMin[1] - scriptMax[1])}; real pages at or under it: ${under.join(', ')}`,
+    );
+  }
 }
 
 function main(): void {
@@ -374,25 +403,38 @@ function main(): void {
     process.exit(2);
   }
   const random = mulberry32(2026);
+  const real = new Map<string, Array<Record<Stat, number>>>();
+  const scripts = new Map<string, Array<Record<Stat, number>>>();
   console.info('# Warden key tells on real typists (eval/keys/real-typists.ts)');
   if (aalto) {
     const byPerson = aaltoPages(readFileSync(aalto, 'utf8'), random);
     const pages = [...byPerson.values()].flat();
     const labels = [...byPerson].flatMap(([p, ps]) => ps.map((_, i) => `aalto ${p} window ${i}`));
-    report(`Aalto 136M (${byPerson.size} participants; ${aalto})`, pages, labels);
+    real.set('Aalto', report(`Aalto 136M (${byPerson.size} participants; ${aalto})`, pages, labels));
   }
   if (cmu) {
     const bySubject = cmuPages(readFileSync(cmu, 'utf8'), random);
     const pages = [...bySubject.values()].flat();
     const labels = [...bySubject].flatMap(([s, ps]) => ps.map((_, i) => `cmu ${s} page ${i}`));
-    report(`CMU benchmark (${bySubject.size} subjects; ${cmu})`, pages, labels);
+    real.set('CMU', report(`CMU benchmark (${bySubject.size} subjects; ${cmu})`, pages, labels));
   }
-  report('(a) humanised script: hold U(30,90), release→press U(50,180)', humanised(11, 300));
-  report('(b) xdotool type --delay 90, idle (generated)', xdotool(12, 300, false));
-  report('(b) xdotool type --delay 90, busy (generated)', xdotool(13, 300, true));
-  report("(b') xdotool type --delay 90, real loaded visit (LOADED_XDOTOOL windows)", loadedXdotool());
-  report('(c) HumanScript.key: hold U(60,150), gap U(40,220)', humanScript(14, 300));
-  report('(d) Gaussian: key-down gap N(150,30), hold N(75,15)', gaussian(15, 300));
+  scripts.set(
+    'a',
+    report('(a) humanised script: hold U(30,90), release→press U(50,180)', humanised(11, 300)),
+  );
+  scripts.set('b idle', report('(b) xdotool type --delay 90, idle (generated)', xdotool(12, 300, false)));
+  scripts.set('b busy', report('(b) xdotool type --delay 90, busy (generated)', xdotool(13, 300, true)));
+  scripts.set(
+    "b' loaded",
+    report("(b') xdotool type --delay 90, real loaded visit (LOADED_XDOTOOL windows)", loadedXdotool()),
+  );
+  scripts.set('c', report('(c) HumanScript.key: hold U(60,150), gap U(40,220)', humanScript(14, 300)));
+  scripts.set('d', report('(d) Gaussian: key-down gap N(150,30), hold N(75,15)', gaussian(15, 300)));
+  if (real.size > 0) {
+    margins('every script', real, scripts);
+    const random = new Map([...scripts].filter(([k]) => ['a', 'c', 'd'].includes(k)));
+    margins('random-delay scripts (a, c, d)', real, random);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();
