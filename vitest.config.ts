@@ -11,6 +11,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
       'eval/lib/**/*.test.ts',
+      'eval/keys/**/*.test.ts',
       'eval/browsers/paths/**/*.test.ts',
     ],
     testTimeout: 20_000,
