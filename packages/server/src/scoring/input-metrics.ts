@@ -165,6 +165,9 @@ export interface KeyFloor {
   judged: number;
   /** Share of them on their set's floor, the floor sample itself not counted. */
   share: number;
+  /** The same share within each set: a fixed delay floors both, steady holds alone are a person's. */
+  gap_share: number;
+  hold_share: number;
   /** The floors (ms): 10th percentile of the gaps and of the holds. */
   gap_floor: number;
   hold_floor: number;
@@ -231,6 +234,8 @@ export function keyFloor(
   return {
     judged: gaps.length + holds.length,
     share: (g.count + h.count) / (gaps.length + holds.length),
+    gap_share: g.count / gaps.length,
+    hold_share: h.count / holds.length,
     gap_floor: tenth(g.floor),
     hold_floor: tenth(h.floor),
   };

@@ -27,6 +27,13 @@ export const INPUT = {
    */
   keyFloorShare: 0.25,
   /**
+   * …and this share or more in each set, gaps and holds alike: a fixed delay floors both. A real
+   * typist with very steady holds (CMU benchmark subject s036: holds 33–60 ms, log-σ 0.13, slow
+   * varied gaps) put 11 of 22 holds and no gap on the floor, 26–28 % pooled (`npm run
+   * eval:typists`). Real people's gaps: at most 14 % on their floor in 192 pages.
+   */
+  keyFloorEachShare: 0.1,
+  /**
    * `key_speed_superhuman` (desktop, input-metrics.ts `keySpeed`: 19+ key-down gaps and holds):
    * the median key-down gap under speedGapMedianMs and the median hold under speedHoldMedianMs.
    * People (Dhakal et al. 2018, 168,000 typists): mean inter-key interval 238 ms, the fastest
@@ -104,14 +111,21 @@ export function inhumanKeyDwell(f: Features): boolean {
 
 /**
  * Keys pressed at a fixed delay: the robust spread of the gaps between key-downs is tiny ('spread'),
- * or, on a desktop, the gaps and holds pile up on their floor ('floor'), which a busy machine's
+ * or, on a desktop, the gaps and the holds both pile up on their floor ('floor'), which a busy machine's
  * delays do not hide. Virtual keyboards send keydown and keyup together (holds all alike), so the
  * floor is judged on desktops only.
  */
 export function uniformKeyRhythm(f: Features): 'spread' | 'floor' | null {
   const b = f.behavior;
   if (b.key_rhythm_spread !== null && b.key_rhythm_spread < INPUT.keyRhythmSpread) return 'spread';
-  if (desktop(f) && b.key_floor !== null && b.key_floor.share >= INPUT.keyFloorShare) return 'floor';
+  const floor = b.key_floor;
+  if (
+    desktop(f) &&
+    floor !== null &&
+    floor.share >= INPUT.keyFloorShare &&
+    Math.min(floor.gap_share, floor.hold_share) >= INPUT.keyFloorEachShare
+  )
+    return 'floor';
   return null;
 }
 
@@ -306,7 +320,7 @@ export const input: SignalFamily = {
       const k = b.key_floor;
       out.push(
         emit(this, 'key_rhythm_uniform', {
-          description: `${Math.round(k.share * 100)}% of ${k.judged} key-press gaps and holds sit on their floor (gaps ${k.gap_floor.toFixed(1)} ms, holds ${k.hold_floor.toFixed(1)} ms, within max(3 ms, 4%); people 2.5–4%): a fixed delay on a busy machine.`,
+          description: `${Math.round(k.share * 100)}% of ${k.judged} key-press gaps and holds sit on their floor (gaps ${Math.round(k.gap_share * 100)}% at ${k.gap_floor.toFixed(1)} ms, holds ${Math.round(k.hold_share * 100)}% at ${k.hold_floor.toFixed(1)} ms, within max(3 ms, 4%); people 2.5–4%): a fixed delay on a busy machine.`,
         }),
       );
     }

@@ -81,6 +81,28 @@ describe('key_rhythm_uniform: the floor a fixed delay leaves under load', () => 
     expect(shares[shares.length - 1]!).toBeLessThan(INPUT.keyFloorShare);
   });
 
+  it('typists with very steady holds: the holds pile up on their floor, the gaps do not', () => {
+    // Modelled on CMU benchmark subject s036 (`npm run eval:typists`), steadier still: holds around
+    // 45 ms at log-σ 0.08 (s036: 0.13), key-down gaps slow and varied (median 650 ms, log-σ 0.5).
+    // Pooled, the holds alone reach the 25 % the test once fired on.
+    const random = mulberry32(36);
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    let pooledOver = 0;
+    let fired = 0;
+    for (let i = 0; i < 2000; i++) {
+      const keys: Sample[] = [];
+      let t = 1000;
+      for (let k = 0; k < 22 + (i % 12); k++) {
+        if (k > 0) t += 650 * Math.exp(0.5 * gauss());
+        keys.push([r1(t), r1(45 * Math.exp(0.08 * gauss()))]);
+      }
+      if (keyFloor(keys)!.share >= INPUT.keyFloorShare) pooledOver++;
+      if (fires(keys)) fired++;
+    }
+    expect(pooledOver).toBeGreaterThan(40);
+    expect(fired).toBeLessThanOrEqual(2);
+  });
+
   it("HumanScript's typing (the benchmark's replayed person) stays off the floor", () => {
     for (let seed = 1; seed <= 200; seed++) {
       const script = new HumanScript(seed).type('jane.doe@example.com').type('correct-horse-42');
