@@ -142,8 +142,9 @@ export function cmuPages(text: string, random: () => number): Map<string, Page[]
   return pages;
 }
 
-/** Key samples as the SDK sends them. */
-const samples = (page: Page): KeySample[] => page.map((k) => [r1(k.down), r1(k.hold)]);
+/** Key samples as the SDK sends them: in the order the keys were released (it records a key at its keyup). */
+const samples = (page: Page): KeySample[] =>
+  [...page].sort((a, b) => a.down + a.hold - (b.down + b.hold)).map((k) => [r1(k.down), r1(k.hold)]);
 
 // ---------------------------------------------------------------- script typing, seeded
 
