@@ -226,7 +226,11 @@ function humanScript(seed: number, count: number): Page[] {
       .sleep(400 + random() * 1100)
       .type(letters(n - field));
     pages.push(
-      rebase(scriptKeys(s.lines).map(([down, hold]) => ({ down: down!, hold: hold!, modifier: false }))),
+      rebase(
+        scriptKeys(s.lines)
+          .map(([down, hold]) => ({ down: down!, hold: hold!, modifier: false }))
+          .sort((a, b) => a.down - b.down),
+      ),
     );
   }
   return pages;

@@ -7,7 +7,11 @@ export type KeySample = number[];
 
 export const r1 = (v: number) => Math.round(v * 10) / 10;
 
-/** The key samples an xdotool script (keydown / keyup / sleep lines, e.g. HumanScript's) leaves. */
+/**
+ * The key samples an xdotool script (keydown / keyup / sleep lines, e.g. HumanScript's) leaves, in
+ * the order the SDK records them: at each key's release (keys typed with rollover arrive out of
+ * their down order; the service sorts them by down time, `behaviorMetrics`).
+ */
 export function scriptKeys(lines: readonly string[]): KeySample[] {
   const down = new Map<string, number>();
   const keys: KeySample[] = [];
@@ -21,7 +25,7 @@ export function scriptKeys(lines: readonly string[]): KeySample[] {
       down.delete(arg!);
     }
   }
-  return keys.sort((a, b) => a[0]! - b[0]!);
+  return keys;
 }
 
 /**
