@@ -14,8 +14,8 @@ import type { Layout, Rect } from './shop.ts';
  * OS-level input for a plain chromium on Xvfb (no CDP): xdotool scripts that move like each
  * adversary does — straight constant-speed lines, ghost-cursor's Bezier paths, a teleport to the
  * field, a recorded bot trace — or like a recorded person. Keys: uniform intervals for the bots
- * (what `xdotool type --delay` does), randomised uniform ranges for ghost-cursor users, human
- * dwell and gaps for the person (HumanScript).
+ * (what `xdotool type --delay` does), randomised uniform ranges for ghost-cursor users, a
+ * typist's log-normal gaps and holds with rollover for the person (HumanScript.type).
  */
 
 export interface Display {

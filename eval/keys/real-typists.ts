@@ -210,8 +210,11 @@ function loadedXdotool(): Page[] {
 }
 
 /**
- * (c) Warden's e2e person model, `HumanScript.key` (hold U(60, 150), then U(40, 220) before the next
- * key), typing lower-case letters (no Shift) into two fields, converted as the e2e tests do (`scriptKeys`).
+ * (c) Warden's e2e person model, `HumanScript.type`: a typist drawn per page (log-normal key-down
+ * gaps, median U(150, 300) ms, log-σ U(0.45, 0.8), 35 ms or more; log-normal holds, median
+ * U(70, 120) ms, log-σ U(0.15, 0.3); keys roll over where a gap is shorter than the previous
+ * hold), typing lower-case letters (no Shift) into two fields, converted as the e2e tests do
+ * (`scriptKeys`, release order; sorted by down time here, as the engine does).
  */
 function humanScript(seed: number, count: number): Page[] {
   const random = mulberry32(seed);
@@ -433,7 +436,13 @@ function main(): void {
     "b' loaded",
     report("(b') xdotool type --delay 90, real loaded visit (LOADED_XDOTOOL windows)", loadedXdotool()),
   );
-  scripts.set('c', report('(c) HumanScript.key: hold U(60,150), gap U(40,220)', humanScript(14, 300)));
+  scripts.set(
+    'c',
+    report(
+      '(c) HumanScript.type: log-normal gap (median 150–300, σ 0.45–0.8), hold (median 70–120, σ 0.15–0.3), rollover',
+      humanScript(14, 300),
+    ),
+  );
   scripts.set('d', report('(d) Gaussian: key-down gap N(150,30), hold N(75,15)', gaussian(15, 300)));
   if (real.size > 0) {
     margins('every script', real, scripts);
