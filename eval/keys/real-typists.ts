@@ -297,6 +297,8 @@ const KEY_TELLS = [
 interface Judged {
   tells: Set<string>;
   floor: number | null;
+  /** The floor's share in each set (key-down gaps, holds). */
+  floorEach: { gap: number; hold: number } | null;
   spread: number | null;
   speed: { gap: number; hold: number } | null;
   risk: number;
@@ -323,6 +325,7 @@ export function judge(page: Page): Judged {
   return {
     tells,
     floor: b.key_floor?.share ?? null,
+    floorEach: b.key_floor ? { gap: b.key_floor.gap_share, hold: b.key_floor.hold_share } : null,
     spread: b.key_rhythm_spread,
     speed: b.key_speed ? { gap: b.key_speed.gap_median, hold: b.key_speed.hold_median } : null,
     risk: scored.risk,
@@ -346,18 +349,20 @@ function report(name: string, pages: Page[], labels?: string[]): Array<Record<St
     }`,
   );
   const floors = judged.flatMap((j) => (j.floor === null ? [] : [j.floor])).sort((a, b) => a - b);
+  const each = judged.flatMap((j) => (j.floorEach === null ? [] : [j.floorEach]));
+  const maxOf = (v: number[]) => (v.length > 0 ? Math.max(...v) : Number.NaN);
   const spreads = judged.flatMap((j) => (j.spread === null ? [] : [j.spread])).sort((a, b) => a - b);
   const gaps = judged.flatMap((j) => (j.speed === null ? [] : [j.speed.gap])).sort((a, b) => a - b);
   const holds = judged.flatMap((j) => (j.speed === null ? [] : [j.speed.hold])).sort((a, b) => a - b);
   console.info(
-    `  floor share (judged ${floors.length}): median ${fmt(quantile(floors, 0.5))}, max ${fmt(floors[floors.length - 1] ?? Number.NaN)}; ` +
+    `  floor share (judged ${floors.length}): median ${fmt(quantile(floors, 0.5))}, max ${fmt(floors[floors.length - 1] ?? Number.NaN)} (gaps max ${fmt(maxOf(each.map((e) => e.gap)))}, holds max ${fmt(maxOf(each.map((e) => e.hold)))}); ` +
       `MAD/median spread: min ${fmt(spreads[0] ?? Number.NaN)}; median gap min ${fmt(gaps[0] ?? Number.NaN)} ms, median hold min ${fmt(holds[0] ?? Number.NaN)} ms`,
   );
   // Every page a tell fired on, for the real people only (labelled).
   for (const [i, j] of judged.entries())
     if (labels && j.tells.size > 0)
       console.info(
-        `    fired on ${labels[i]}: ${[...j.tells].join(', ')} (floor ${fmt(j.floor ?? Number.NaN)}, spread ${fmt(j.spread ?? Number.NaN)}, gap/hold medians ${j.speed ? `${j.speed.gap}/${j.speed.hold}` : '—'}, risk ${j.risk})`,
+        `    fired on ${labels[i]}: ${[...j.tells].join(', ')} (floor ${fmt(j.floor ?? Number.NaN)}: gaps ${fmt(j.floorEach?.gap ?? Number.NaN)}, holds ${fmt(j.floorEach?.hold ?? Number.NaN)}; spread ${fmt(j.spread ?? Number.NaN)}, gap/hold medians ${j.speed ? `${j.speed.gap}/${j.speed.hold}` : '—'}, risk ${j.risk})`,
       );
   const shapes = pages.map(shape);
   console.info(

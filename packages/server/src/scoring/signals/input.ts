@@ -30,7 +30,8 @@ export const INPUT = {
    * …and this share or more in each set, gaps and holds alike: a fixed delay floors both. A real
    * typist with very steady holds (CMU benchmark subject s036: holds 33–60 ms, log-σ 0.13, slow
    * varied gaps) put 11 of 22 holds and no gap on the floor, 26–28 % pooled (`npm run
-   * eval:typists`). Real people's gaps: at most 14 % on their floor in 192 pages.
+   * eval:typists`). Real people (475 pages): gaps at most 19 % on their floor, holds 33 %,
+   * pooled 22.6 % (2–3 pages carry both sets over this share, kept apart by `keyFloorShare` alone).
    */
   keyFloorEachShare: 0.1,
   /**
