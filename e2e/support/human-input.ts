@@ -34,6 +34,31 @@ export function parseTrace(text: string): Trace {
   return { width: Number(res?.[1] ?? 1920), height: Number(res?.[2] ?? 1080), moves };
 }
 
+/** A gap in a recording after which the pointer is elsewhere (JUMP_PX or more) is a jump, not movement. */
+const JUMP_GAP_MS = 100;
+const JUMP_PX = 10;
+
+/**
+ * The trace as a desktop pointer would make it: every jump (a gap of JUMP_GAP_MS or more after
+ * which the pointer is JUMP_PX or more away) closed by shifting the rest of the trace back by it.
+ * A hand that pauses comes back where it stopped; a touchscreen finger lifted and put down
+ * elsewhere, or a recorder that lost samples, jumps, which no mouse or touchpad does: on those the
+ * pointer stays where the lift left it, as here.
+ */
+export function withoutJumps(trace: Trace): Trace {
+  let dx = 0;
+  let dy = 0;
+  const moves = trace.moves.map(([t, x, y], i): [number, number, number] => {
+    const prev = trace.moves[i - 1];
+    if (prev && t - prev[0] >= JUMP_GAP_MS && Math.hypot(x - prev[1], y - prev[2]) >= JUMP_PX) {
+      dx += x - prev[1];
+      dy += y - prev[2];
+    }
+    return [t, x - dx, y - dy];
+  });
+  return { ...trace, moves };
+}
+
 export function loadTraces(dir = HUMAN_TRACES, count = 24): Trace[] {
   return fs
     .readdirSync(dir)

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Decision } from '@warden/node';
 import type { BotdVerdict } from '../../e2e/support/botd.ts';
 import { launchPlainChromium, xdotool } from '../../e2e/support/desktop.ts';
-import { loadTraces, type Trace } from '../../e2e/support/human-input.ts';
+import { loadTraces, type Trace, withoutJumps } from '../../e2e/support/human-input.ts';
 import { type RunningServer, startServer } from '../../e2e/support/server.ts';
 import { type Display, desktopScript, screenLayout } from './desktop-input.ts';
 import { MIN_REPLAY_MOVES } from './held-out.ts';
@@ -158,7 +158,8 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
           const { layout } = await env.shop.waitFor(id, ['layout'], 30_000);
           if (!layout) throw new Error(`the page reported no layout: ${browser.output().slice(-400)}`);
           await new Promise((r) => setTimeout(r, 600));
-          const human = traces(setup.humanTraces ?? 'circles_human_pc1');
+          // People are replayed as a desktop pointer moves: a touchscreen's lifts do not jump it.
+          const human = traces(setup.humanTraces ?? 'circles_human_pc1').map(withoutJumps);
           const script = await desktopScript(setup.style, screenLayout(layout), creds, 1000 * run + 17, {
             // Each run starts at another recording (a few runs of a small folder wrap around).
             human: human.slice(((run * 7) % 150) % human.length),
