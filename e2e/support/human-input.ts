@@ -237,10 +237,10 @@ export class HumanScript {
    * Types `text` as a person does (Dhakal et al., "Observations on typing from 136 million
    * keystrokes", CHI 2018, and the CMU keystroke benchmark, as measured by `npm run eval:typists`,
    * eval/README.md "Real typists"): key-down to key-down gaps log-normal (real pages: log-σ
-   * 0.30–1.04, median 0.67; a person's median gap 104 ms or more, typically 150–300 ms), holds
-   * log-normal (CV 0.2–0.5; a person's median hold 59–130 ms), and keys rolled over (the next key
-   * pressed before the previous one is released; 3–73 % of a page's keys, median 16 %), which
-   * follows from a gap shorter than the previous hold.
+   * 0.27–1.21, median 0.66–0.70; a person's median gap 104 ms or more, typically 150–300 ms),
+   * holds log-normal (CV mostly 0.15–0.5; a person's median hold 43–130 ms), and keys rolled over
+   * (the next key pressed before the previous one is released; on sentences up to 74 % of a
+   * page's keys, median 15 %), which follows from a gap shorter than the previous hold.
    *
    * The typist is drawn once per instance (its first `type`): median gap U(150, 300) ms, gap log-σ
    * U(0.45, 0.8), median hold U(70, 120) ms, hold log-σ U(0.15, 0.3). Every key's down and up is
