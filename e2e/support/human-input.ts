@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+import { mulberry32, normal } from '../../packages/server/src/testing/rng.ts';
 
 /**
  * xdotool scripts that replay recorded human mouse movement (DELBOT-Mouse traces in the
@@ -261,7 +261,7 @@ export class HumanScript {
     const typist = this.typist;
     const lognormal = (median: number, sigma: number, min: number) => {
       for (;;) {
-        const v = median * Math.exp(sigma * this.gauss());
+        const v = median * Math.exp(sigma * normal(this.random));
         if (v >= min) return v;
       }
     };
@@ -310,10 +310,5 @@ export class HumanScript {
       this.lines.push(e.line);
     }
     return this.sleep(this.between(200, 500));
-  }
-
-  /** A standard normal draw (Box–Muller) from the script's random. */
-  private gauss(): number {
-    return Math.sqrt(-2 * Math.log(1 - this.random())) * Math.cos(2 * Math.PI * this.random());
   }
 }

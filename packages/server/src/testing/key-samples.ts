@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { behaviorMetrics } from '../scoring/behavior-metrics.ts';
 import { baseFeatures } from '../scoring/test-fixtures.ts';
+import { normal } from './rng.ts';
 
 /** Key samples as the SDK sends them: [t_down, hold] in ms, rounded to its 0.1 ms. */
 export type KeySample = number[];
@@ -38,7 +39,7 @@ export function typingPerson(
   n: number,
   { gap, hold, clock = 0.1 }: { gap: number; hold: number; clock?: number },
 ): KeySample[] {
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const gauss = () => normal(random);
   const gapSigma = 0.3 + random() * 0.3;
   const holdSigma = 0.15 + random() * 0.2;
   const tick = (v: number) => r1(Math.round(v / clock) * clock);

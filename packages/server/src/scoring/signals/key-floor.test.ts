@@ -8,7 +8,7 @@ import {
   scriptKeys,
   typingPerson,
 } from '../../testing/key-samples.ts';
-import { mulberry32 } from '../../testing/rng.ts';
+import { mulberry32, normal } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { keyFloor, keyRhythmSpread } from '../input-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
@@ -86,7 +86,7 @@ describe('key_rhythm_uniform: the floor a fixed delay leaves under load', () => 
     // 45 ms at log-σ 0.08 (s036: 0.13), key-down gaps slow and varied (median 650 ms, log-σ 0.5).
     // Pooled, the holds alone reach the 25 % the test once fired on.
     const random = mulberry32(36);
-    const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    const gauss = () => normal(random);
     let pooledOver = 0;
     let fired = 0;
     for (let i = 0; i < 2000; i++) {
