@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
-import { aaltoPages, cmuPages, judge, shape } from './real-typists.ts';
+import { judge, shape } from './real-typists.ts';
+import { aaltoPages, cmuPages } from './typist-pages.ts';
 
 /** Made-up rows in the data sets' formats (no third-party data in the repository). */
 const aaltoText = (n: number) =>
@@ -14,6 +15,10 @@ const aaltoText = (n: number) =>
 
 const cmuRow = (rep: number) =>
   `s1,1,${rep},${Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? 80 : 200)).join(',')}`;
+/** The compact copy's header: H and DD columns of the 11 keys in typing order. */
+const CMU_HEADER = `subject,sessionIndex,rep,${Array.from({ length: 21 }, (_, i) =>
+  i % 2 === 0 ? `H.k${i / 2}` : `DD.k${(i - 1) / 2}.k${(i + 1) / 2}`,
+).join(',')}`;
 
 describe('eval:typists pages', () => {
   it('cuts one Aalto participant into consecutive windows of 25–40 keys, SHIFT a modifier', () => {
@@ -29,7 +34,7 @@ describe('eval:typists pages', () => {
   });
 
   it('joins 2–3 CMU repetitions of 11 keys, the next one 1–2 s after the Return', () => {
-    const text = ['subject,sessionIndex,rep,...', ...[1, 2, 3, 4, 5, 6].map(cmuRow)].join('\n');
+    const text = [CMU_HEADER, ...[1, 2, 3, 4, 5, 6].map(cmuRow)].join('\n');
     const pages = cmuPages(text, mulberry32(2)).get('s1')!;
     for (const p of pages) {
       expect([22, 33]).toContain(p.length);
@@ -38,6 +43,23 @@ describe('eval:typists pages', () => {
       expect(pause).toBeGreaterThanOrEqual(1000);
       expect(pause).toBeLessThan(2000);
     }
+  });
+
+  it('reads the CMU file as published: seconds, with up-down columns beside', () => {
+    // H, DD, UD for each key pair, then the last hold: the published column order.
+    const names = ['subject', 'sessionIndex', 'rep'];
+    const cells: string[] = [];
+    for (let k = 0; k < 10; k++) {
+      names.push(`H.k${k}`, `DD.k${k}.k${k + 1}`, `UD.k${k}.k${k + 1}`);
+      cells.push('0.0800', '0.2000', '0.1200');
+    }
+    names.push('H.k10');
+    cells.push('0.0800');
+    const rows = [1, 2, 3, 4].map((rep) => `s1,1,${rep},${cells.join(',')}`);
+    const pages = cmuPages([names.join(','), ...rows].join('\n'), mulberry32(2)).get('s1')!;
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages[0]![0]!.hold).toBeCloseTo(80);
+    expect(pages[0]![1]!.down - pages[0]![0]!.down).toBeCloseTo(200);
   });
 });
 

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { HumanScript } from '../../e2e/support/human-input.ts';
 import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
-import { FLOOR_CHORD_MS } from '../../packages/server/src/scoring/input-metrics.ts';
 import { behavior } from '../../packages/server/src/scoring/signals/behavior.ts';
 import {
   inhumanKeyDwell,
@@ -9,18 +6,14 @@ import {
   superhumanKeySpeed,
   uniformKeyRhythm,
 } from '../../packages/server/src/scoring/signals/input.ts';
-import {
-  type KeySample,
-  keyFeatures,
-  LOADED_XDOTOOL,
-  r1,
-  scriptKeys,
-} from '../../packages/server/src/testing/key-samples.ts';
+import { keyFeatures } from '../../packages/server/src/testing/key-samples.ts';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
 import { scoreLogin } from '../lib/people-robustness.ts';
+import { gaussian, humanised, humanScript, loadedXdotool, xdotool } from './script-typing.ts';
+import { aaltoPages, cmuPages, type Page, readTexts, samples } from './typist-pages.ts';
 
 /**
- * `npm run eval:typists -- --aalto <file> --cmu <file>`: Warden's key-timing tells on real people's
+ * `npm run eval:typists -- --aalto <file or dir> --cmu <file>`: Warden's key-timing tells on real people's
  * typing (public keystroke data sets, not shipped: see eval/README.md "Real typists"), and shape
  * statistics that might tell people from scripts that type with random delays.
  *
@@ -30,221 +23,10 @@ import { scoreLogin } from '../lib/people-robustness.ts';
  * behaviour families' `evaluate`, and the whole decision's risk (`scoreLogin`, every default family).
  */
 
-/** One key: down time and hold (ms), and whether it is a modifier (known by name, or by its chord). */
-interface Key {
-  down: number;
-  hold: number;
-  modifier: boolean;
-}
-type Page = Key[];
-
-const MODIFIERS = new Set([
-  'SHIFT',
-  'CTRL',
-  'CONTROL',
-  'ALT',
-  'META',
-  'CAPS_LOCK',
-  'CAPSLOCK',
-  'ALTGR',
-  'WIN',
-]);
-
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
-
-/** Keys from t0 = 1000 ms, as the SDK would send them. */
-function rebase(keys: Page): Page {
-  const t0 = keys[0]?.down ?? 0;
-  return keys.map((k) => ({ ...k, down: k.down - t0 + 1000 }));
-}
-
-/**
- * Aalto "136M keystrokes" (TSV: participant, section, press, release, letter; ms timestamps):
- * consecutive windows of 25–40 keystrokes of one participant, across sentences (the pause between
- * two sentences stands for the move between two fields).
- */
-export function aaltoPages(text: string, random: () => number): Map<string, Page[]> {
-  const byPerson = new Map<string, Page>();
-  for (const line of text.split('\n').slice(1)) {
-    if (line.trim() === '') continue;
-    const [person, , press, release, letter] = line.split('\t');
-    const down = Number(press);
-    const hold = Number(release) - down;
-    if (!Number.isFinite(down) || !Number.isFinite(hold) || hold < 0) continue;
-    const keys = byPerson.get(person!) ?? [];
-    keys.push({ down, hold, modifier: MODIFIERS.has((letter ?? '').toUpperCase()) });
-    byPerson.set(person!, keys);
-  }
-  const pages = new Map<string, Page[]>();
-  for (const [person, keys] of byPerson) {
-    keys.sort((a, b) => a.down - b.down);
-    const out: Page[] = [];
-    let i = 0;
-    for (;;) {
-      const n = 25 + Math.floor(random() * 16);
-      if (i + n > keys.length) break;
-      out.push(rebase(keys.slice(i, i + n)));
-      i += n;
-    }
-    pages.set(person, out);
-  }
-  return pages;
-}
-
-/**
- * CMU keystroke benchmark (compact CSV: subject, session, rep, then H.period, DD.period.t, H.t, …,
- * DD.l.Return, H.Return in ms): 2–3 consecutive repetitions of ".tie5Roanl⏎" by one subject, the
- * next repetition's first key-down 1–2 s after the previous Return's. Shift-r is one key (R): the
- * data set times the R, not the Shift.
- */
-export function cmuPages(text: string, random: () => number): Map<string, Page[]> {
-  const runs = new Map<string, number[][]>();
-  let last = '';
-  let run: number[][] = [];
-  for (const line of text.split('\n').slice(1)) {
-    if (line.trim() === '') continue;
-    const [subject, session, rep, ...rest] = line.split(',');
-    const v = rest.map(Number);
-    if (v.length !== 21 || v.some((x) => !Number.isFinite(x))) continue;
-    const key = `${subject}/${session}`;
-    if (key !== last || run.length === 0) {
-      run = [];
-      runs.set(`${key}/${rep}`, run);
-      last = key;
-    }
-    run.push(v);
-  }
-  const pages = new Map<string, Page[]>();
-  for (const [key, reps] of runs) {
-    const subject = key.split('/')[0]!;
-    const out = pages.get(subject) ?? [];
-    let i = 0;
-    for (;;) {
-      const n = random() < 0.5 ? 2 : 3;
-      if (i + n > reps.length) break;
-      const keys: Page = [];
-      let t = 1000;
-      for (const [r, v] of reps.slice(i, i + n).entries()) {
-        if (r > 0) t += 1000 + random() * 1000;
-        for (let k = 0; k < 11; k++) {
-          keys.push({ down: t, hold: v[2 * k]!, modifier: false });
-          if (k < 10) t += v[2 * k + 1]!;
-        }
-      }
-      out.push(keys);
-      i += n;
-    }
-    pages.set(subject, out);
-  }
-  return pages;
-}
-
-/** Key samples as the SDK sends them: in the order the keys were released (it records a key at its keyup). */
-const samples = (page: Page): KeySample[] =>
-  [...page].sort((a, b) => a.down + a.hold - (b.down + b.hold)).map((k) => [r1(k.down), r1(k.hold)]);
-
-// ---------------------------------------------------------------- script typing, seeded
-
-/** Page sizes like the real pages' (22–40 keys), typed into two fields with a 0.4–1.5 s move between. */
-function scriptPages(
-  seed: number,
-  count: number,
-  key: (random: () => number) => { hold: number; next: number },
-): Page[] {
-  const random = mulberry32(seed);
-  const pages: Page[] = [];
-  for (let p = 0; p < count; p++) {
-    const n = 22 + Math.floor(random() * 19);
-    const field = Math.floor(n * (0.35 + random() * 0.3));
-    const keys: Page = [];
-    let t = 1000;
-    for (let i = 0; i < n; i++) {
-      if (i === field) t += 400 + random() * 1100;
-      const { hold, next } = key(random);
-      keys.push({ down: t, hold, modifier: false });
-      t += next;
-    }
-    pages.push(keys);
-  }
-  return pages;
-}
-
-const gauss = (random: () => number) =>
-  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-
-/** (a) A "humanised" script: each key held U(30, 90) ms, U(50, 180) ms from release to the next press. */
-const humanised = (seed: number, count: number) =>
-  scriptPages(seed, count, (random) => {
-    const hold = 30 + random() * 60;
-    return { hold, next: hold + 50 + random() * 130 };
-  });
-
-/**
- * (b) `xdotool type --delay 90`: key down, sleep 45 ms, key up, sleep 45 ms; each sleep overruns by
- * 0–2 ms (idle) or, on a busy machine, three in five by 0–2 ms and the rest by 5–60 ms (the
- * key-floor tests' model).
- */
-const xdotool = (seed: number, count: number, busy: boolean) =>
-  scriptPages(seed, count, (random) => {
-    const late = () => (!busy || random() < 0.6 ? random() * 2 : 5 + random() * 55);
-    const hold = 45 + late();
-    return { hold, next: hold + 45 + late() };
-  });
-
-/** (b') The real loaded `xdotool type --delay 90` visit (LOADED_XDOTOOL): windows of 25–40 of its keys. */
-function loadedXdotool(): Page[] {
-  const keys = LOADED_XDOTOOL.keys;
-  const all: Page = keys.map((k, i) => ({
-    down: k[0]!,
-    hold: k[1]!,
-    // No key names: a key whose next key goes down within a chord is its modifier.
-    modifier: i + 1 < keys.length && keys[i + 1]![0]! - k[0]! < FLOOR_CHORD_MS,
-  }));
-  const pages: Page[] = [];
-  for (const n of [25, 30, 35, 40])
-    for (let i = 0; i + n <= all.length; i += 4) pages.push(rebase(all.slice(i, i + n)));
-  return pages;
-}
-
-/**
- * (c) Warden's e2e person model, `HumanScript.type`: a typist drawn per page (log-normal key-down
- * gaps, median U(150, 300) ms, log-σ U(0.45, 0.8), 35 ms or more; log-normal holds, median
- * U(70, 120) ms, log-σ U(0.15, 0.3); keys roll over where a gap is shorter than the previous
- * hold), typing lower-case letters (no Shift) into two fields, converted as the e2e tests do
- * (`scriptKeys`, release order; sorted by down time here, as the engine does).
- */
-function humanScript(seed: number, count: number): Page[] {
-  const random = mulberry32(seed);
-  const pages: Page[] = [];
-  for (let p = 0; p < count; p++) {
-    const n = 22 + Math.floor(random() * 19);
-    const field = Math.floor(n * (0.35 + random() * 0.3));
-    const letters = (k: number) =>
-      Array.from({ length: k }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
-    const s = new HumanScript(seed * 1000 + p);
-    s.type(letters(field))
-      .sleep(400 + random() * 1100)
-      .type(letters(n - field));
-    pages.push(
-      rebase(
-        scriptKeys(s.lines)
-          .map(([down, hold]) => ({ down: down!, hold: hold!, modifier: false }))
-          .sort((a, b) => a.down - b.down),
-      ),
-    );
-  }
-  return pages;
-}
-
-/** (d) Gaussian delays: key-down to key-down N(150, 30) ms, holds N(75, 15) ms (at least 20, and 5 under the gap). */
-const gaussian = (seed: number, count: number) =>
-  scriptPages(seed, count, (random) => {
-    const hold = Math.max(20, 75 + 15 * gauss(random));
-    return { hold, next: Math.max(hold + 5, 150 + 30 * gauss(random)) };
-  });
 
 // ---------------------------------------------------------------- statistics
 
@@ -412,7 +194,9 @@ function main(): void {
   const aalto = arg('aalto');
   const cmu = arg('cmu');
   if (!aalto && !cmu) {
-    console.error('usage: npm run eval:typists -- --aalto <aalto-sample.tsv> --cmu <cmu-sample.csv>');
+    console.error(
+      'usage: npm run eval:typists -- --aalto <file or directory of *_keystrokes.txt> --cmu <DSL-StrongPasswordData.csv>',
+    );
     process.exit(2);
   }
   const random = mulberry32(2026);
@@ -420,13 +204,13 @@ function main(): void {
   const scripts = new Map<string, Array<Record<Stat, number>>>();
   console.info('# Warden key tells on real typists (eval/keys/real-typists.ts)');
   if (aalto) {
-    const byPerson = aaltoPages(readFileSync(aalto, 'utf8'), random);
+    const byPerson = aaltoPages(readTexts(aalto), random);
     const pages = [...byPerson.values()].flat();
     const labels = [...byPerson].flatMap(([p, ps]) => ps.map((_, i) => `aalto ${p} window ${i}`));
     real.set('Aalto', report(`Aalto 136M (${byPerson.size} participants; ${aalto})`, pages, labels));
   }
   if (cmu) {
-    const bySubject = cmuPages(readFileSync(cmu, 'utf8'), random);
+    const bySubject = cmuPages(readTexts(cmu).join('\n'), random);
     const pages = [...bySubject.values()].flat();
     const labels = [...bySubject].flatMap(([s, ps]) => ps.map((_, i) => `cmu ${s} page ${i}`));
     real.set('CMU', report(`CMU benchmark (${bySubject.size} subjects; ${cmu})`, pages, labels));
