@@ -126,6 +126,43 @@ function fingerLifts(moves: readonly Sample[], seed: number): Sample[] {
   });
 }
 
+/**
+ * A touchscreen: the finger draws for 150–300 ms, lifts for 150–300 ms (no report meanwhile) and
+ * lands 20–60 px from where it lifted, towards where the hand went meanwhile (±45°; any way when it
+ * stayed). The recorded hand goes on from there. Not in DEVICE_TRANSFORMS (eval:people is desktop
+ * pointers); eval/browsers/held-out-folders.ts writes a folder of it.
+ */
+export function touchscreenLifts(moves: readonly Sample[], seed: number): Sample[] {
+  const rng = new Rng(seed);
+  const out: Sample[] = [];
+  let dx = 0;
+  let dy = 0;
+  let downUntil = (moves[0]?.[0] ?? 0) + rng.uniform(150, 300);
+  for (let i = 0; i < moves.length; i++) {
+    const [t, x, y] = moves[i]!;
+    if (t < downUntil) {
+      out.push([t, x + dx, y + dy]);
+      continue;
+    }
+    const lift = moves[i - 1] ?? moves[i]!;
+    const [, px, py] = out[out.length - 1] ?? [t, x + dx, y + dy];
+    const landAt = t + rng.uniform(150, 300);
+    while (i + 1 < moves.length && moves[i]![0] < landAt) i++;
+    const [tl, xl, yl] = moves[i]!;
+    const went =
+      Math.hypot(xl - lift[1], yl - lift[2]) >= 1 ? Math.atan2(yl - lift[2], xl - lift[1]) : undefined;
+    const angle =
+      went === undefined ? rng.uniform(-Math.PI, Math.PI) : went + rng.uniform(-Math.PI / 4, Math.PI / 4);
+    const d = rng.uniform(20, 60);
+    const land: Sample = [tl, Math.round(px + d * Math.cos(angle)), Math.round(py + d * Math.sin(angle))];
+    dx = land[1] - xl;
+    dy = land[2] - yl;
+    out.push(land);
+    downUntil = tl + rng.uniform(150, 300);
+  }
+  return moving(out);
+}
+
 export const DEVICE_TRANSFORMS: readonly DeviceTransform[] = [
   { id: 'recorded', label: 'as recorded (one desktop, ~60 Hz, whole pixels)', apply: (m) => [...m] },
   { id: 'fast-x0.5', label: 'a fast person: time ×0.5 (reports 8 ms apart)', apply: scaleTime(0.5) },
