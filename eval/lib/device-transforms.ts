@@ -187,6 +187,16 @@ export const DEVICE_TRANSFORMS: readonly DeviceTransform[] = [
     label: 'reported irregularly, 8–120 ms apart (a remote desktop over a network)',
     apply: (m, seed) => reportOn(m, seed, (rng) => Math.min(120, Math.max(8, rng.logNormal(25, 0.5)))),
   },
+  {
+    id: 'windows-15.6ms',
+    label: 'reported every 15.6 ms (the Windows timer: a remote desktop client on a fast link)',
+    apply: (m, seed) => reportOn(m, seed, () => 15.625),
+  },
+  {
+    id: 'remote-94ms',
+    label: 'reported every ~94 ms, 25–45 px apart at speed (a remote desktop client on a slow link)',
+    apply: (m, seed) => reportOn(m, seed, (rng) => rng.uniform(85, 103)),
+  },
   { id: 'bluetooth', label: 'Bluetooth dropouts: 3 % of reports held 40–120 ms', apply: bluetoothDropouts },
   {
     id: 'space-x0.5',

@@ -29,20 +29,24 @@ describe('people on other devices (engine level)', () => {
     expect(r.maxRisk).toBeLessThan(30);
   });
 
-  it('pairs of causes: no bot, and friction only on the fast hand over an irregular link (≤ 1 %)', () => {
-    for (const r of people.filter((x) => COMBINED_TRANSFORMS.includes(x.transform))) {
-      expect(r.bots).toBe(0);
-      expect(r.nonAllow).toBeLessThanOrEqual(r.transform.id === 'fast-x0.5+irregular' ? 2 : 0);
-    }
+  it('pairs of causes: every page allowed, none a bot', () => {
+    for (const r of people.filter((x) => COMBINED_TRANSFORMS.includes(x.transform)))
+      expect({ id: r.transform.id, bots: r.bots, nonAllow: r.nonAllow }).toEqual({
+        id: r.transform.id,
+        bots: 0,
+        nonAllow: 0,
+      });
   });
 
-  it('the rarely reporting link and the fast hand on it: tells fire, soft, and never together', () => {
-    // Sparse updates on 3 of 4 pages over an irregular link, sharp turns on a fast hand at 30 Hz:
-    // both stay under the review line (20), and one never adds to the other.
-    expect(by(people, 'irregular').fired.get('mouse_sparse_updates')).toBeGreaterThan(100);
+  it('a rarely reporting link: the path tells abstain (no risk, no trust); a fast hand at 30 Hz stays soft', () => {
+    // Sparse updates on 3 of 4 pages over an irregular link and on every page of a ~94 ms remote
+    // desktop: those pages carry no behaviour risk and earn no trust. Sharp turns on a fast hand at
+    // 30 Hz stay under the review line (20).
+    expect(by(people, 'irregular').abstained).toBeGreaterThan(100);
+    expect(by(people, 'remote-94ms').abstained).toBe(187);
+    expect(by(people, 'remote-94ms')).toMatchObject({ flagged: 0, humanlike: 0, maxRisk: 0 });
     expect(by(people, 'fast-x0.5+30hz').fired.get('mouse_sharp_turns')).toBeGreaterThan(40);
-    for (const r of people)
-      expect(r.maxRisk).toBeLessThanOrEqual(r.transform.id === 'fast-x0.5+irregular' ? 30 : 20);
+    for (const r of people) expect(r.maxRisk).toBeLessThanOrEqual(20);
   });
 
   it('the recording itself earns trust on every page', () => {
@@ -51,13 +55,18 @@ describe('people on other devices (engine level)', () => {
 });
 
 describe('scripted traces under the same transforms', () => {
-  it('pyHM: a behaviour tell on most pages under every transform; reversals keep most recorded pages at review', () => {
-    for (const r of pyhm) expect(r.flagged / r.pages).toBeGreaterThan(0.55);
-    expect(by(pyhm, 'recorded').nonAllow).toBeGreaterThanOrEqual(38);
+  // A page is judged (a tell) or abstained (its pointer arrived in jumps: no trust either).
+  const untrusted = (r: TransformResult) => (r.flagged + r.abstained) / r.pages;
+
+  it('pyHM: a behaviour tell or an abstention on most pages under every transform; back-and-forth jitter keeps most recorded pages at review', () => {
+    for (const r of pyhm) expect(untrusted(r)).toBeGreaterThan(0.55);
+    expect(by(pyhm, 'recorded').nonAllow).toBeGreaterThanOrEqual(36);
   });
 
-  it('pynput: a behaviour tell on a third or more of the pages under every transform', () => {
-    for (const r of pynput) expect(r.flagged / r.pages).toBeGreaterThan(0.35);
+  it('pynput: a behaviour tell or an abstention on a third or more of the pages under every transform', () => {
+    for (const r of pynput) expect(untrusted(r)).toBeGreaterThan(0.35);
     expect(by(pynput, 'recorded').flagged).toBeGreaterThan(200);
+    // Zero-length moves and sparse updates: two tells of the input source, together still review.
+    expect(by(pynput, 'recorded').nonAllow).toBeGreaterThan(120);
   });
 });

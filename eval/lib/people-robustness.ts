@@ -4,6 +4,7 @@ import { EMPTY_RULESET } from '../../packages/server/src/rules/ruleset.ts';
 import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
 import { decide } from '../../packages/server/src/scoring/decide-event.ts';
 import { DEFAULT_FAMILIES, hardRules } from '../../packages/server/src/scoring/ruleset.ts';
+import { sparseUpdates } from '../../packages/server/src/scoring/signals/behavior.ts';
 import { baseFeatures } from '../../packages/server/src/scoring/test-fixtures.ts';
 import { DEVICE_TRANSFORMS, type DeviceTransform } from './device-transforms.ts';
 import { humanHold } from './human.ts';
@@ -68,6 +69,8 @@ export interface Scored {
   risk: number;
   /** Non-zero signals, `rule score`. */
   signals: Array<{ rule: string; score: number }>;
+  /** The pointer arrived in jumps (`mouse_sparse_updates`, no risk): the path tells abstained. */
+  abstained: boolean;
 }
 
 /** The browser decision (/collect) of a clean desktop Chrome login with this behaviour. */
@@ -83,6 +86,7 @@ export function scoreLogin(behavior: BehaviorEvidence): Scored {
     classification: decision.classification,
     risk: decision.risk_score,
     signals: decision.signals.map((s) => ({ rule: s.rule, score: s.score })),
+    abstained: sparseUpdates(features),
   };
 }
 
@@ -101,6 +105,11 @@ export interface TransformResult {
   humanlike: number;
   /** Pages with a positive signal of the behaviour or input family (a tell, soft or not). */
   flagged: number;
+  /**
+   * Pages without such a signal whose pointer arrived in jumps (`mouse_sparse_updates`, no risk):
+   * the path tells abstained, and the page earned no behaviour trust.
+   */
+  abstained: number;
 }
 
 const TELL_FAMILIES = new Set(
@@ -125,6 +134,7 @@ export function runTransforms(
       fired: new Map(),
       humanlike: 0,
       flagged: 0,
+      abstained: 0,
     };
     for (let i = 0; i < traces.length; i++) {
       const page = Array.from({ length: TRACES_PER_PAGE }, (_, k) => traces[(i + k) % traces.length]!);
@@ -134,6 +144,7 @@ export function runTransforms(
       if (s.classification === 'bot') r.bots++;
       r.maxRisk = Math.max(r.maxRisk, s.risk);
       if (s.signals.some((sig) => sig.score > 0 && TELL_FAMILIES.has(sig.rule))) r.flagged++;
+      else if (s.abstained) r.abstained++;
       for (const sig of s.signals) {
         if (sig.score > 0) r.fired.set(sig.rule, (r.fired.get(sig.rule) ?? 0) + 1);
         if (sig.rule === 'behavior_humanlike') r.humanlike++;
@@ -150,11 +161,11 @@ export function formatResults(title: string, results: readonly TransformResult[]
       .sort((a, b) => b[1] - a[1])
       .map(([rule, n]) => `${rule}×${n}`)
       .join(' ');
-    return `${r.transform.id.padEnd(26)} ${String(r.pages).padStart(5)} ${String(r.flagged).padStart(7)} ${String(r.nonAllow).padStart(9)} ${String(r.bots).padStart(4)} ${String(r.maxRisk).padStart(8)} ${String(r.humanlike).padStart(9)}  ${fired || '-'}`;
+    return `${r.transform.id.padEnd(26)} ${String(r.pages).padStart(5)} ${String(r.flagged).padStart(7)} ${String(r.abstained).padStart(9)} ${String(r.nonAllow).padStart(9)} ${String(r.bots).padStart(4)} ${String(r.maxRisk).padStart(8)} ${String(r.humanlike).padStart(9)}  ${fired || '-'}`;
   });
   return [
     title,
-    `${'transform'.padEnd(26)} ${'pages'.padStart(5)} ${'flagged'.padStart(7)} ${'non-allow'.padStart(9)} ${'bot'.padStart(4)} ${'max risk'.padStart(8)} ${'humanlike'.padStart(9)}  positive signals (pages)`,
+    `${'transform'.padEnd(26)} ${'pages'.padStart(5)} ${'flagged'.padStart(7)} ${'abstained'.padStart(9)} ${'non-allow'.padStart(9)} ${'bot'.padStart(4)} ${'max risk'.padStart(8)} ${'humanlike'.padStart(9)}  positive signals (pages)`,
     ...rows,
   ].join('\n');
 }

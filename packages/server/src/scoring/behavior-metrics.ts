@@ -31,6 +31,7 @@ import {
   SMOOTH_LONG_TURNS,
   SMOOTH_MIN_TURNS,
   SMOOTH_TURN_CHANGE,
+  STRAIGHT_DEVIATION_PX,
   STROKE_PAUSE_MS,
   type StrokeStats,
   strokeStats,
@@ -54,6 +55,8 @@ export interface BehaviorMetrics {
   zero_move_count: number;
   /** Fraction of consecutive moves that turn back (> 90°). */
   reversals: number;
+  /** Reversals right after a reversal (back, forth, back): jitter, not a hand's one correction. */
+  zigzags: number;
   /** Mean turning angle between consecutive moves, radians. */
   mean_turn: number;
   /** Longest stroke (≥ 8 points, ≥ 100 px) chord/path ratio; 1 = ruler straight. */
@@ -157,6 +160,7 @@ const EMPTY: BehaviorMetrics = {
   zero_moves: 0,
   zero_move_count: 0,
   reversals: 0,
+  zigzags: 0,
   mean_turn: 0,
   max_straightness: 0,
   straight_strokes: 0,
@@ -203,6 +207,7 @@ export const METRIC_THRESHOLDS = {
   SMOOTH_LONG_TURNS,
   UNDECIMATED_SAMPLES,
   DIRECTED_STROKE,
+  STRAIGHT_DEVIATION_PX,
   AIMED_PRESS_MS,
   AIMED_PRESS_PX,
   ...INPUT_METRIC_THRESHOLDS,
@@ -258,6 +263,7 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
           zero_moves: 0,
           zero_move_count: 0,
           reversals: 0,
+          zigzags: 0,
           mean_turn: 0,
           interval_cv: null,
           mean_interval_ms: null,

@@ -9,9 +9,12 @@ import type { MousePath } from './mouse-path.ts';
  * [t, x, y, button], keys [t_down, dwell]).
  */
 
-/** How far back before a click its approach is looked for. */
+/**
+ * How far back its approach is looked for: before the pointer's last sample at or before the
+ * click (where it came to rest; people rest on a button for over a second before pressing).
+ */
 export const APPROACH_MS = 1000;
-/** A click "without approach": at most this many pointer samples in the APPROACH_MS before it. */
+/** A click "without approach": at most this many pointer samples in the APPROACH_MS up to where the pointer came to rest. */
 export const APPROACH_MAX_SAMPLES = 1;
 /**
  * The SDK's mouse buffer keeps its newest samples at full resolution: this many after a 2:1
@@ -74,8 +77,9 @@ export interface ClickApproach {
   /** Clicks whose approach can be judged (mouse samples cover it at full resolution). */
   judged: number;
   /**
-   * Of those, clicks with at most APPROACH_MAX_SAMPLES pointer samples in the APPROACH_MS before,
-   * REPEAT_AWAY_PX or more from the previous click (the pointer jumped there).
+   * Of those, clicks with at most APPROACH_MAX_SAMPLES pointer samples in the APPROACH_MS up to
+   * the pointer's last sample before the click, REPEAT_AWAY_PX or more from the previous click
+   * (the pointer jumped there).
    */
   teleported: number;
 }
@@ -83,7 +87,8 @@ export interface ClickApproach {
 /**
  * Pointer samples leading to each click. A hand moves to what it clicks: at 16 ms per sample
  * a move of even 100 ms leaves several samples; `page.click()` and `xdotool mousemove; click`
- * leave one (the jump) or none.
+ * leave one (the jump) or none. The window ends where the pointer came to rest (its last sample
+ * at or before the click), so a person who rests on the button before pressing keeps the approach.
  */
 export function clickApproach(mouse: MousePath, clicks: readonly Sample[]): ClickApproach {
   const out = { judged: 0, teleported: 0 };
@@ -97,10 +102,11 @@ export function clickApproach(mouse: MousePath, clicks: readonly Sample[]): Clic
     const t = c[0]!;
     const before = previous;
     previous = c;
-    if (t - APPROACH_MS < from) continue;
-    while (lo < n && times[lo]! < t - APPROACH_MS) lo++;
-    if (hi < lo) hi = lo;
     while (hi < n && times[hi]! <= t) hi++;
+    // Where the pointer came to rest before the click (the click's time when no sample precedes it).
+    const rest = hi > 0 ? times[hi - 1]! : t;
+    if (rest - APPROACH_MS < from) continue;
+    while (lo < hi && times[lo]! < rest - APPROACH_MS) lo++;
     out.judged++;
     // Clicking again where the pointer rests (a second click on one button) is no jump.
     const moved = !before || hypot(c[1]! - before[1]!, c[2]! - before[2]!) >= REPEAT_AWAY_PX;

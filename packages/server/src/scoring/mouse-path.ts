@@ -138,6 +138,14 @@ export const UNDECIMATED_SAMPLES = 192;
 export const DIRECTED_STROKE = 0.7;
 
 /**
+ * A ruler-straight stroke keeps every sample within this many px of its chord (and its chord is
+ * over 0.995 of its path). Lines drawn by a script stay within the pixel rounding (≤ 0.7 px);
+ * a hand's aimed reach bows: chord/path 0.995 still allows a 48 px bow over 1,100 px, which
+ * people aiming at buttons draw (KH2017, docs/signals.md).
+ */
+export const STRAIGHT_DEVIATION_PX = 2;
+
+/**
  * An aimed movement ends on its target and acts on it: a directed stroke counts as aimed (and is
  * judged for isochrony) when a press follows its last sample within AIMED_PRESS_MS, within
  * AIMED_PRESS_PX of where it stopped. People reading a page drift the pointer slowly with no press
@@ -222,7 +230,9 @@ function judgeStroke(
     if (dt > 0) scratch[speeds++] = d / dt;
   }
   if (length < 100) return;
-  const ratio = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!) / length;
+  const chord = hypot(x[end - 1]! - x[start]!, y[end - 1]! - y[start]!);
+  const ratio = chord / length;
+  const ruled = ratio > 0.995 && chordDeviation(path, start, end, chord) <= STRAIGHT_DEVIATION_PX;
   if (ratio >= DIRECTED_STROKE) {
     out.directed++;
     if (pressFollows(path, end - 1, cursor)) {
@@ -239,10 +249,12 @@ function judgeStroke(
     }
   }
   out.strokes++;
-  if (ratio > 0.995) out.straight++;
+  if (ruled) out.straight++;
   if (ratio > out.max) out.max = ratio;
   const speedCv = speeds >= 6 ? cvOf(scratch, 0, speeds) : null;
   if (speedCv !== null && speedCv < FLAT_SPEED_CV) out.flat++;
+  // A ruled line has no curvature to judge (every turn change is 0 along a row of pixels).
+  if (ruled) return;
   const changes = turnChanges(path, start, end, scratch);
   if (changes < SMOOTH_MIN_TURNS) return;
   out.curvature++;
@@ -251,6 +263,20 @@ function judgeStroke(
     out.smooth++;
     if (changes >= SMOOTH_LONG_TURNS) out.longSmooth++;
   }
+}
+
+/** The largest distance (px) of a stroke's samples from its chord (the line from its first to its last sample). */
+function chordDeviation(path: MousePath, start: number, end: number, chord: number): number {
+  const { x, y } = path;
+  if (chord === 0) return Number.POSITIVE_INFINITY;
+  const ux = (x[end - 1]! - x[start]!) / chord;
+  const uy = (y[end - 1]! - y[start]!) / chord;
+  let max = 0;
+  for (let i = start + 1; i < end - 1; i++) {
+    const d = Math.abs((x[i]! - x[start]!) * uy - (y[i]! - y[start]!) * ux);
+    if (d > max) max = d;
+  }
+  return max;
 }
 
 /**
@@ -325,6 +351,8 @@ export interface MouseStats {
   zero_moves: number;
   zero_move_count: number;
   reversals: number;
+  /** Reversals right after a reversal: the pointer stepping back and forth (jitter). */
+  zigzags: number;
   mean_turn: number;
   interval_cv: number | null;
   mean_interval_ms: number | null;
@@ -336,6 +364,9 @@ export function mouseStats(path: MousePath): MouseStats {
   let zero = 0;
   let turns = 0;
   let reversals = 0;
+  let zigzags = 0;
+  /** The sample at which the last reversal was seen (-1: none). */
+  let reversedAt = -1;
   let turnSum = 0;
   let intervalSum = 0;
   for (let i = 1; i < n; i++) {
@@ -353,7 +384,11 @@ export function mouseStats(path: MousePath): MouseStats {
     if (px === 0 && py === 0) continue;
     const cos = (px * dx + py * dy) / (len[i - 1]! * len[i]!);
     turns++;
-    if (cos < 0) reversals++;
+    if (cos < 0) {
+      reversals++;
+      if (reversedAt === i - 1) zigzags++;
+      reversedAt = i;
+    }
     turnSum += Math.acos(Math.max(-1, Math.min(1, cos)));
   }
   const moves = Math.max(1, n - 1);
@@ -362,6 +397,7 @@ export function mouseStats(path: MousePath): MouseStats {
     zero_moves: zero / moves,
     zero_move_count: zero,
     reversals: turns > 0 ? reversals / turns : 0,
+    zigzags,
     mean_turn: turns > 0 ? turnSum / turns : 0,
     interval_cv: intervalCv(t, n, intervalSum),
     mean_interval_ms: intervals > 0 ? intervalSum / intervals : null,

@@ -8,7 +8,14 @@ export const BEHAVIOR = {
   minPoints: 12,
   zeroMoves: 0.02,
   meanTurn: 0.32,
-  reversals: 0.03,
+  /**
+   * `mouse_synthetic_jitter`: reversals right after a reversal (the pointer stepping back and
+   * forth). A hand reverses once when it corrects an overshoot, never back and forth: no page of
+   * people aiming at buttons (KH2017 tuning half, 180 pages, under every device transform) has
+   * two, while 36 of 55 pyHM pages as recorded do (docs/signals.md). The reversal share it
+   * replaces (> 3 %) fired on one genuine back-step among ~33 turns.
+   */
+  zigzags: 2,
   intervalCv: 0.05,
   burstIntervalMs: 4,
   /**
@@ -56,15 +63,9 @@ const BOT_TELLS = new Set([
   'mouse_synthetic_jitter',
   'mouse_stationary_moves',
   'mouse_smooth_curve',
+  'mouse_sharp_turns',
   'timing_regular',
 ]);
-
-/**
- * Tells a person's pointer also shows when its device reports rarely (a VM, a remote desktop, a
- * slow Bluetooth link): single events far apart (`mouse_sparse_updates`) and large turns per
- * report (`mouse_sharp_turns`). One cause, so for `behavior_bot_combined` they count once together.
- */
-const LOW_RATE_TELLS = new Set(['mouse_sparse_updates', 'mouse_sharp_turns']);
 
 type Check = (f: Features) => boolean;
 
@@ -73,14 +74,24 @@ const enoughPoints: Check = (f) => f.behavior.mouse_points >= BEHAVIOR.minPoints
 
 /** At least half the strokes are ruler straight. */
 const straightPath: Check = (f) =>
-  f.behavior.straight_strokes > 0 && f.behavior.straight_strokes * 2 >= f.behavior.strokes;
+  pathJudged(f) && f.behavior.straight_strokes > 0 && f.behavior.straight_strokes * 2 >= f.behavior.strokes;
 
 /** Most strokes (two or more) keep one speed from start to end: no hand accelerates like that. */
 const constantSpeed: Check = (f) =>
-  f.behavior.flat_speed_strokes >= 2 && f.behavior.flat_speed_strokes * 2 >= f.behavior.strokes;
+  pathJudged(f) &&
+  f.behavior.flat_speed_strokes >= 2 &&
+  f.behavior.flat_speed_strokes * 2 >= f.behavior.strokes;
 
-/** Jittered paths: the pointer turns back (> 90°) between consecutive moves, which no hand does. */
-const syntheticJitter: Check = (f) => enoughPoints(f) && f.behavior.reversals > BEHAVIOR.reversals;
+/**
+ * The path tells (shape and speed of strokes) need a pointer reported often enough to show a
+ * hand's path: when it arrived in jumps (`mouse_sparse_updates`: a remote desktop, a VM, a slow
+ * link, or a program sleeping between positions) they abstain rather than judge the jumps.
+ */
+const pathJudged: Check = (f) => !sparseUpdates(f);
+
+/** Jittered paths: the pointer steps back and forth (two reversals in a row), more than once. */
+const syntheticJitter: Check = (f) =>
+  pathJudged(f) && enoughPoints(f) && f.behavior.zigzags >= BEHAVIOR.zigzags;
 
 /**
  * Large turns between consecutive moves, without reversals. Soft: the turn per report grows with
@@ -89,13 +100,14 @@ const syntheticJitter: Check = (f) => enoughPoints(f) && f.behavior.reversals > 
  * `mouse_sparse_updates`: a pointer that reports rarely turns more per report, one cause.
  */
 export const sharpTurns: Check = (f) =>
-  enoughPoints(f) && !syntheticJitter(f) && !sparseUpdates(f) && f.behavior.mean_turn > BEHAVIOR.meanTurn;
+  pathJudged(f) && enoughPoints(f) && !syntheticJitter(f) && f.behavior.mean_turn > BEHAVIOR.meanTurn;
 
 /**
  * Most strokes bend as smoothly as a parametric curve (no tremor, no corrections): two or more such
  * strokes, or one long one (a script chaining its moves without pauses draws one long stroke).
  */
 const smoothCurve: Check = (f) =>
+  pathJudged(f) &&
   (f.behavior.smooth_strokes >= 2 || f.behavior.long_smooth_strokes >= 1) &&
   f.behavior.smooth_strokes * 2 >= f.behavior.curvature_strokes;
 
@@ -128,6 +140,7 @@ export function speedIgnoresDistance(f: Features): boolean {
   const lengthRatio = f.behavior.stroke_length_ratio;
   const speedRatio = f.behavior.stroke_speed_ratio;
   return (
+    pathJudged(f) &&
     lengthRatio !== null &&
     speedRatio !== null &&
     lengthRatio >= BEHAVIOR.isochronyLengthRatio &&
@@ -244,9 +257,9 @@ export const behavior: SignalFamily = {
         'Mouse path that turns sharply from one move to the next (injected jitter; also a fast hand on a device reporting rarely, so never enough alone).',
     },
     mouse_sparse_updates: {
-      score: 20,
+      score: 0,
       description:
-        'The pointer moved in jumps: single pointer events 40 ms or more apart that each moved it 8 px or more (a program setting its position and sleeping), 15 % or more of its moves. A mouse or trackpad reports every frame; a remote desktop, a VM or a Bluetooth mouse on a slow link may not, so this is never enough alone.',
+        'The pointer moved in jumps: single pointer events 40 ms or more apart that each moved it 8 px or more, 15 % or more of its moves (a remote desktop, a VM, a slow link, or a program sleeping between positions). No risk: the path tells abstain, and the page earns no behaviour trust.',
     },
     mouse_stationary_moves: {
       score: 20,
@@ -351,7 +364,9 @@ export const behavior: SignalFamily = {
     }
     const tells =
       out.filter((s) => BOT_TELLS.has(s.rule)).length +
-      (out.some((s) => LOW_RATE_TELLS.has(s.rule)) ? 1 : 0) +
+      // Sparse updates abstain the path tells; with a tell of another kind (zero-length moves,
+      // clicks, keys) they still count once.
+      (sparseUpdates(f) ? 1 : 0) +
       inputTells(f);
     if (tells >= 2) {
       out.push(emit(this, 'behavior_bot_combined', { description: `${tells} independent behaviour tells.` }));
