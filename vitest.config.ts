@@ -12,6 +12,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'eval/lib/**/*.test.ts',
       'eval/keys/**/*.test.ts',
+      'eval/aiming/**/*.test.ts',
       'eval/browsers/paths/**/*.test.ts',
     ],
     testTimeout: 20_000,
