@@ -29,7 +29,8 @@ export const BEHAVIOR = {
    * 8+ px (`behavior.pointer_steps`), at least this many and this share of the moving intervals.
    * A mouse or trackpad reports every frame while it moves (DELBOT people: at most 2 per
    * 4-trace session, 0.5 %; the replayed person in real chromium 0–16, ≤ 9 %); xdotool driving
-   * ghost-cursor's timed paths 14–71, 11–66 % (docs/signals.md).
+   * ghost-cursor's timed paths 14–71, 11–66 %; a remote desktop at ~94 ms nearly every move
+   * (docs/signals.md). No risk of its own: the path tells abstain.
    */
   sparseSteps: 10,
   sparseShare: 0.15,
@@ -72,6 +73,13 @@ type Check = (f: Features) => boolean;
 /** Enough mouse points for path-shape statistics to mean anything. */
 const enoughPoints: Check = (f) => f.behavior.mouse_points >= BEHAVIOR.minPoints;
 
+/**
+ * The path tells (shape and speed of strokes) need a pointer reported often enough to show a
+ * hand's path: when it arrived in jumps (`mouse_sparse_updates`: a remote desktop, a VM, a slow
+ * link, or a program sleeping between positions) they abstain rather than judge the jumps.
+ */
+const pathJudged: Check = (f) => !sparseUpdates(f);
+
 /** At least half the strokes are ruler straight. */
 const straightPath: Check = (f) =>
   pathJudged(f) && f.behavior.straight_strokes > 0 && f.behavior.straight_strokes * 2 >= f.behavior.strokes;
@@ -82,13 +90,6 @@ const constantSpeed: Check = (f) =>
   f.behavior.flat_speed_strokes >= 2 &&
   f.behavior.flat_speed_strokes * 2 >= f.behavior.strokes;
 
-/**
- * The path tells (shape and speed of strokes) need a pointer reported often enough to show a
- * hand's path: when it arrived in jumps (`mouse_sparse_updates`: a remote desktop, a VM, a slow
- * link, or a program sleeping between positions) they abstain rather than judge the jumps.
- */
-const pathJudged: Check = (f) => !sparseUpdates(f);
-
 /** Jittered paths: the pointer steps back and forth (two reversals in a row), more than once. */
 const syntheticJitter: Check = (f) =>
   pathJudged(f) && enoughPoints(f) && f.behavior.zigzags >= BEHAVIOR.zigzags;
@@ -96,8 +97,8 @@ const syntheticJitter: Check = (f) =>
 /**
  * Large turns between consecutive moves, without reversals. Soft: the turn per report grows with
  * the path's curvature times the distance covered between reports, so a fast hand on a device
- * that reports at 30 Hz (a VM, a remote desktop) turns this much too (docs/signals.md). Not with
- * `mouse_sparse_updates`: a pointer that reports rarely turns more per report, one cause.
+ * that reports at 30 Hz (a VM, a remote desktop) turns this much too (docs/signals.md). Abstains
+ * with the other path tells on sparse input: a pointer that reports rarely turns more per report.
  */
 export const sharpTurns: Check = (f) =>
   pathJudged(f) && enoughPoints(f) && !syntheticJitter(f) && f.behavior.mean_turn > BEHAVIOR.meanTurn;
