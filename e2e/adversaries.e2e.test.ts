@@ -15,7 +15,7 @@ import { desktopAvailable } from './support/desktop.ts';
  * The `fill` run must not be allowed at /verify: it carries the browser session's
  * `text_without_typing` (issue 14, points 1–2). Which action /verify takes for the ghost-cursor run
  * is not asserted: xdotool sleeping ghost-cursor's step times leaves sparse pointer updates
- * (`mouse_sparse_updates`; 20 since the people check of issue 14, so alone it is allowed) in
+ * (`mouse_sparse_updates`; no risk since issue 24: the path tells abstain on such input) in
  * about 9 of 10 runs, not all (its random step counts keep some paths under 40 ms a step). Asserted instead: the SDK measured how the moves arrived, and that
  * they stayed on the pixel grid. Headful patchright moving along ghost-cursor-playwright's Bezier
  * points over CDP leaves positions between pixels (`pointer_subpixel`), carried to `/verify`.
