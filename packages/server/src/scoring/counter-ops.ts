@@ -13,6 +13,7 @@ import {
   MINUTE,
   type Pair,
   pairWindow,
+  sdkMarkerKey,
   TOKEN_ID,
   uaKey,
 } from './history-keys.ts';
@@ -24,6 +25,7 @@ import { subnetKey } from './subnet.ts';
  * Plain data: it crosses a thread or process boundary as it is.
  */
 export interface CounterEvent {
+  eventType: string;
   accountId: string;
   ip: string;
   deviceId: string;
@@ -56,14 +58,14 @@ export interface CounterEvent {
  * - `distinct`: add `member` to a distinct count, or read it when `member` is null;
  * - `get`: read a value (recent risk);
  * - `firstSeen`: when the device was first seen (recorded now when unknown);
- * - `sdk`: the site's "uses the SDK" marker, set when `mark`.
+ * - `sdk`: a "backend sends tokens" marker (`key`: sdkMarkerKey), set when `mark`.
  */
 export type CounterOp =
   | { kind: 'hit'; field: CountField; key: string; window: number; add: boolean }
   | { kind: 'distinct'; field: CountField; key: string; window: number; member: string | null }
   | { kind: 'get'; field: CountField; key: string }
   | { kind: 'firstSeen'; field: CountField; deviceId: string }
-  | { kind: 'sdk'; field: CountField; mark: boolean };
+  | { kind: 'sdk'; field: CountField; key: string; mark: boolean };
 
 export type CountField = keyof HistoryCounts;
 
@@ -86,6 +88,7 @@ export interface RequestCounterFacts {
 
 export function counterEventOfRequest(f: RequestCounterFacts): CounterEvent {
   return {
+    eventType: f.eventType,
     accountId: f.accountId,
     ip: f.ip,
     deviceId: f.deviceId,
@@ -209,7 +212,13 @@ export function baseCounterOps(s: string, e: CounterEvent): CounterOp[] {
   hit('small_payments_account_24h', account, `small:${s}:acct:${account}`, DAY, e.smallPayment);
   hit('small_payments_device_24h', e.deviceId, `small:${s}:dev:${e.deviceId}`, DAY, e.smallPayment);
   hit('small_payments_subnet_24h', e.subnet, `small:${s}:net:${e.subnet}`, DAY, e.smallPayment);
-  ops.push({ kind: 'sdk', field: 'site_uses_sdk', mark: e.sdkServerCall });
+  ops.push({ kind: 'sdk', field: 'site_uses_sdk', key: sdkMarkerKey(s), mark: e.sdkServerCall });
+  ops.push({
+    kind: 'sdk',
+    field: 'event_type_uses_sdk',
+    key: sdkMarkerKey(s, e.eventType),
+    mark: e.sdkServerCall,
+  });
   hit('logins_subnet_24h', e.subnet, `login24:${s}:net:${e.subnet}`, DAY, e.login);
   return ops;
 }
@@ -280,6 +289,7 @@ export function emptyCounts(): HistoryCounts {
     small_payments_device_24h: 0,
     small_payments_subnet_24h: 0,
     site_uses_sdk: false,
+    event_type_uses_sdk: false,
     logins_subnet_24h: 0,
   };
 }
