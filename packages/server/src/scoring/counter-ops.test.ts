@@ -123,6 +123,7 @@ describe('counter operations', () => {
 
   it('rebuild only the writes whose window still covers the event, never device-window ones', () => {
     const ops = counterOps('s', {
+      eventType: 'login',
       accountId: 'a',
       ip: '198.51.100.1',
       deviceId: 'd',

@@ -1,3 +1,4 @@
+import { countedAccount } from './account-key.ts';
 import type { HistoryCounts } from './history.ts';
 import {
   DAY,
@@ -12,6 +13,7 @@ import {
   MINUTE,
   type Pair,
   pairWindow,
+  sdkMarkerKey,
   TOKEN_ID,
   uaKey,
 } from './history-keys.ts';
@@ -23,6 +25,7 @@ import { subnetKey } from './subnet.ts';
  * Plain data: it crosses a thread or process boundary as it is.
  */
 export interface CounterEvent {
+  eventType: string;
   accountId: string;
   ip: string;
   deviceId: string;
@@ -55,14 +58,14 @@ export interface CounterEvent {
  * - `distinct`: add `member` to a distinct count, or read it when `member` is null;
  * - `get`: read a value (recent risk);
  * - `firstSeen`: when the device was first seen (recorded now when unknown);
- * - `sdk`: the site's "uses the SDK" marker, set when `mark`.
+ * - `sdk`: a "backend sends tokens" marker (`key`: sdkMarkerKey), set when `mark`.
  */
 export type CounterOp =
   | { kind: 'hit'; field: CountField; key: string; window: number; add: boolean }
   | { kind: 'distinct'; field: CountField; key: string; window: number; member: string | null }
   | { kind: 'get'; field: CountField; key: string }
   | { kind: 'firstSeen'; field: CountField; deviceId: string }
-  | { kind: 'sdk'; field: CountField; mark: boolean };
+  | { kind: 'sdk'; field: CountField; key: string; mark: boolean };
 
 export type CountField = keyof HistoryCounts;
 
@@ -85,6 +88,7 @@ export interface RequestCounterFacts {
 
 export function counterEventOfRequest(f: RequestCounterFacts): CounterEvent {
   return {
+    eventType: f.eventType,
     accountId: f.accountId,
     ip: f.ip,
     deviceId: f.deviceId,
@@ -153,9 +157,11 @@ export function counterOps(siteId: string, e: CounterEvent): CounterOp[] {
 
 /**
  * The operations of every event (velocity, failures, fan-out, device history, token, recent risk,
- * subnet, payments, SDK marker). An id that is "" skips its operations (its counts answer 0).
+ * subnet, payments, SDK marker). An id that is "" skips its operations (its counts answer 0), and
+ * so does a placeholder account (countedAccount).
  */
 export function baseCounterOps(s: string, e: CounterEvent): CounterOp[] {
+  const account = countedAccount(e.accountId);
   const ops: CounterOp[] = [];
   const hit = (field: CountField, id: string, key: string, window: number, add = true) => {
     if (id) ops.push({ kind: 'hit', field, key, window, add });
@@ -175,38 +181,44 @@ export function baseCounterOps(s: string, e: CounterEvent): CounterOp[] {
   };
   // One string per key, shared by its windows (the in-process store hashes it once flattened).
   const ipVelocity = `vel:${s}:ip:${e.ip}`;
-  const accountVelocity = `vel:${s}:acct:${e.accountId}`;
+  const accountVelocity = `vel:${s}:acct:${account}`;
   const deviceVelocity = `vel:${s}:dev:${e.deviceId}`;
   hit('ip_1m', e.ip, ipVelocity, MINUTE);
   hit('ip_1h', e.ip, ipVelocity, HOUR);
-  hit('account_1m', e.accountId, accountVelocity, MINUTE);
-  hit('account_1h', e.accountId, accountVelocity, HOUR);
+  hit('account_1m', account, accountVelocity, MINUTE);
+  hit('account_1h', account, accountVelocity, HOUR);
   hit('device_1m', e.deviceId, deviceVelocity, MINUTE);
   hit('device_1h', e.deviceId, deviceVelocity, HOUR);
-  hit('failed_logins_account_1h', e.accountId, `fail:${s}:acct:${e.accountId}`, HOUR, e.loginFailed);
+  hit('failed_logins_account_1h', account, `fail:${s}:acct:${account}`, HOUR, e.loginFailed);
   hit('failed_logins_ip_1h', e.ip, `fail:${s}:ip:${e.ip}`, HOUR, e.loginFailed);
-  distinct('accounts_per_device_24h', 'da', e.deviceId, e.accountId);
-  distinct('accounts_per_ip_24h', 'ia', e.ip, e.accountId);
-  distinct('payments_per_account_24h', 'ap', e.accountId, e.paymentHash);
+  distinct('accounts_per_device_24h', 'da', e.deviceId, account);
+  distinct('accounts_per_ip_24h', 'ia', e.ip, account);
+  distinct('payments_per_account_24h', 'ap', account, e.paymentHash);
   distinct('payments_per_device_24h', 'dp', e.deviceId, e.paymentHash);
-  distinct('accounts_per_email_24h', 'ea', e.email, e.accountId);
+  distinct('accounts_per_email_24h', 'ea', e.email, account);
   if (e.deviceId) ops.push({ kind: 'firstSeen', field: 'device_first_seen', deviceId: e.deviceId });
   hit('device_events_30d', e.deviceId, `devn:${s}:${e.deviceId}`, DEVICE_WINDOW);
   hit('device_risky_events_30d', e.deviceId, `devbad:${s}:${e.deviceId}`, DEVICE_WINDOW, false);
   hit('token_events_1h', e.tokenId, `vel:${s}:tok:${e.tokenId}`, HOUR);
-  distinct('token_accounts_24h', 'ta', e.tokenId, e.accountId);
+  distinct('token_accounts_24h', 'ta', e.tokenId, account);
   get('token_recent_risk', e.tokenId, `rrisk:${s}:tok:${e.tokenId}`);
   get('device_recent_risk', e.deviceId, `rrisk:${s}:dev:${e.deviceId}`);
   hit('failed_logins_subnet_1h', e.subnet, `fail:${s}:net:${e.subnet}`, HOUR, e.loginFailed);
   hit('failed_logins_subnet_24h', e.subnet, `fail24:${s}:net:${e.subnet}`, DAY, e.loginFailed);
-  distinct('failed_accounts_subnet_24h', 'sf', e.subnet, e.loginFailed ? e.accountId : null);
+  distinct('failed_accounts_subnet_24h', 'sf', e.subnet, e.loginFailed ? account : null);
   distinct('failed_login_uas_ip_24h', 'fu', e.ip, e.loginFailed ? e.userAgent : null);
   distinct('payments_per_ip_24h', 'pi', e.ip, e.paymentHash);
   distinct('payments_per_subnet_24h', 'ps', e.subnet, e.paymentHash);
-  hit('small_payments_account_24h', e.accountId, `small:${s}:acct:${e.accountId}`, DAY, e.smallPayment);
+  hit('small_payments_account_24h', account, `small:${s}:acct:${account}`, DAY, e.smallPayment);
   hit('small_payments_device_24h', e.deviceId, `small:${s}:dev:${e.deviceId}`, DAY, e.smallPayment);
   hit('small_payments_subnet_24h', e.subnet, `small:${s}:net:${e.subnet}`, DAY, e.smallPayment);
-  ops.push({ kind: 'sdk', field: 'site_uses_sdk', mark: e.sdkServerCall });
+  ops.push({ kind: 'sdk', field: 'site_uses_sdk', key: sdkMarkerKey(s), mark: e.sdkServerCall });
+  ops.push({
+    kind: 'sdk',
+    field: 'event_type_uses_sdk',
+    key: sdkMarkerKey(s, e.eventType),
+    mark: e.sdkServerCall,
+  });
   hit('logins_subnet_24h', e.subnet, `login24:${s}:net:${e.subnet}`, DAY, e.login);
   return ops;
 }
@@ -277,6 +289,7 @@ export function emptyCounts(): HistoryCounts {
     small_payments_device_24h: 0,
     small_payments_subnet_24h: 0,
     site_uses_sdk: false,
+    event_type_uses_sdk: false,
     logins_subnet_24h: 0,
   };
 }

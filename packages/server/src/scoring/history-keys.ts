@@ -11,6 +11,15 @@ export const REBUILD_LIMIT = 200_000;
 export const RECENT_RISK_MS = 30 * MINUTE;
 /** A site that sent a valid token from its backend within this window integrates the SDK. */
 export const SDK_SEEN_MS = 7 * DAY;
+
+/**
+ * The hot-state key of the "backend sends tokens" marker: of the site (any event type), or of the
+ * site's events of one type (`token_missing` is judged per event type: a site may protect its
+ * checkout with the SDK and its sign-up with the ALTCHA widget alone).
+ */
+export function sdkMarkerKey(siteId: string, eventType?: string): string {
+  return eventType ? `sdk:${siteId}:${eventType}` : `sdk:${siteId}`;
+}
 /** Amounts below this are "small" (card-testing probes); in the site's currency units. */
 export const SMALL_AMOUNT = 5;
 

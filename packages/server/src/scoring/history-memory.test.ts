@@ -28,6 +28,7 @@ function observation(i: number, overrides: Partial<Observation> = {}): Observati
   const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
   return {
     siteId: 'site_soak',
+    eventType: 'login',
     accountId: `account-${i}`,
     ip,
     deviceId: `device-${i.toString(16).padStart(24, '0')}`,

@@ -63,7 +63,7 @@ export async function rebuildHistory(ctx: AppContext, siteId: string, page = REB
   }
   await markCounted(ctx, siteId);
   const now = ctx.now();
-  const marks = { sdk: false };
+  const marks = { sdk: new Set<string>() };
   let before: { at: number; id: string } | null = null;
   for (let read = 0; read < REBUILD_LIMIT; ) {
     const rows = await rebuildPage(ctx, siteId, now, before, Math.min(page, REBUILD_LIMIT - read));
@@ -99,7 +99,7 @@ async function applyPage(
   siteId: string,
   now: number,
   rows: RebuildRow[],
-  marks: { sdk: boolean },
+  marks: { sdk: Set<string> },
 ): Promise<void> {
   const h = ctx.hotState;
   const counts = new Map<string, number>();
@@ -117,8 +117,8 @@ async function applyPage(
   };
   // device id → hardware profile, for server-side events whose token was issued before the restart.
   const hardware = new Map<string, string>();
-  let sdk = marks.sdk;
   const nonces = new Map<string, number>();
+  const sdkMarks = new Set<string>();
   for (const r of rows) {
     const age = now - r.created_at;
     // The very operations live scoring ran for this event (counter-ops.ts); the writes still in window.
@@ -126,7 +126,7 @@ async function applyPage(
     const ops = counterOps(siteId, event);
     for (const op of rebuildWrites(ops, age)) {
       if (op.kind === 'hit') add(`${op.key}\n${op.window}`);
-      else if (op.kind === 'sdk') sdk = true;
+      else if (op.kind === 'sdk') sdkMarks.add(op.key);
       else if (op.member !== null) pair(op.key, op.window, op.member);
     }
     const nonce = NONCE_VALUE.exec(r.features)?.[1];
@@ -160,9 +160,10 @@ async function applyPage(
       ),
     );
   }
-  if (sdk && !marks.sdk) {
-    marks.sdk = true;
-    work.push(h.set(`sdk:${siteId}`, '1', SDK_SEEN_MS));
+  for (const key of sdkMarks) {
+    if (marks.sdk.has(key)) continue;
+    marks.sdk.add(key);
+    work.push(h.set(key, '1', SDK_SEEN_MS));
   }
   for (const [literal, ttl] of nonces) work.push(h.claimOnce(nonceKey(siteId, JSON.parse(literal)), ttl));
   await Promise.all(work);

@@ -118,4 +118,35 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     clock.now += 1_000;
     expect(history(await a.score(tokenless())).site_uses_sdk).toBe(true);
   });
+
+  it('marks the event types the backend sends tokens with, and keeps them across a restart', async () => {
+    const clock = { now: Date.now() };
+    const ctx = await clockedContext(kind, clock);
+    const engine = createEngine(ctx);
+    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const checkout = makeInput(
+      ctx,
+      { token, context: { event_type: 'checkout', account_id: 'a' } },
+      { site },
+    );
+    await recordDecision(ctx, checkout, await engine.score(checkout));
+    const signup = (c: AppContext) =>
+      makeInput(c, { context: { event_type: 'signup', account_id: 'b' } }, { site });
+    const tokenlessCheckout = (c: AppContext) =>
+      makeInput(c, { context: { event_type: 'checkout', account_id: 'b' } }, { site });
+    // An ALTCHA-only sign-up on a site whose checkout runs the SDK: not charged for the token.
+    let r = await engine.score(signup(ctx));
+    expect(history(r)).toMatchObject({ site_uses_sdk: true, event_type_uses_sdk: false });
+    expect(r.signals.map((s) => s.rule)).not.toContain('token_missing');
+    r = await engine.score(tokenlessCheckout(ctx));
+    expect(history(r)).toMatchObject({ site_uses_sdk: true, event_type_uses_sdk: true });
+    expect(r.signals.map((s) => s.rule)).toContain('token_missing');
+    // A restart on a hot state without its data rebuilds both markers from the recorded decision.
+    await ctx.hotState.close();
+    ctx.hotState = openTestHotState(kind, () => clock.now);
+    const restarted = createEngine(ctx);
+    r = await restarted.score(tokenlessCheckout(ctx));
+    expect(r.signals.map((s) => s.rule)).toContain('token_missing');
+    expect(history(await restarted.score(signup(ctx))).event_type_uses_sdk).toBe(false);
+  });
 });

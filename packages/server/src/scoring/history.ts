@@ -78,6 +78,11 @@ export interface HistoryCounts {
   /** The site's backend sent valid tokens recently (it integrates the browser SDK). */
   site_uses_sdk: boolean;
   /**
+   * The site's backend sent valid tokens with events of this event's type recently (that form runs
+   * the SDK). Absent in decisions recorded before it existed.
+   */
+  event_type_uses_sdk?: boolean;
+  /**
    * Payment events (checkouts, events with a payment hash) of this hardware profile in 1 h:
    * distinct device ids, distinct payment hashes, small payments. Present on payment events with
    * a hardware profile (absent elsewhere and in decisions recorded before they existed).
@@ -99,8 +104,8 @@ export class History {
   /** Per site: when this process last refreshed the counted marker. */
   private readonly markedCounted = new Map<string, number>();
   /**
-   * Per site: the SDK marker as last read (remembered SDK_READ_MS, so processes disagree for at
-   * most that long) and when this process last refreshed it.
+   * Per SDK marker (sdkMarkerKey: site, or site and event type): as last read (remembered
+   * SDK_READ_MS, so processes disagree for at most that long) and when this process last refreshed it.
    */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
@@ -157,7 +162,7 @@ export class History {
       case 'firstSeen':
         return recordFirstSeen(h, siteId, op.deviceId, now);
       case 'sdk':
-        return this.sdkSeen(siteId, op.mark);
+        return this.sdkSeen(op.key, op.mark);
     }
   }
 
@@ -170,15 +175,17 @@ export class History {
     return hardwareProfileOf(this.ctx.hotState, siteId, deviceId);
   }
 
-  /** Whether the site's backend sent a valid token within SDK_SEEN_MS (marking it when it does now). */
-  private sdkSeen(siteId: string, now: boolean): MaybePromise<boolean> {
-    const key = `sdk:${siteId}`;
+  /**
+   * Whether the site's backend sent a valid token within SDK_SEEN_MS (with events of one type when
+   * `key` names it), marking it when it does now.
+   */
+  private sdkSeen(key: string, now: boolean): MaybePromise<boolean> {
     const at = this.ctx.now();
-    const c = this.sdkCache.get(siteId);
+    const c = this.sdkCache.get(key);
     if (now) {
       // Refresh the shared marker at most every 10 minutes per process.
       if (!c?.seen || at - c.marked > 10 * MINUTE) {
-        this.sdkCache.set(siteId, { seen: true, checked: at, marked: at });
+        this.sdkCache.set(key, { seen: true, checked: at, marked: at });
         const marked = this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
         if (isPromise(marked)) return marked.then(() => true);
       }
@@ -187,7 +194,7 @@ export class History {
     if (c && at - c.checked < SDK_READ_MS) return c.seen;
     const remember = (value: string | null) => {
       const seen = value !== null;
-      this.sdkCache.set(siteId, { seen, checked: at, marked: c?.marked ?? 0 });
+      this.sdkCache.set(key, { seen, checked: at, marked: c?.marked ?? 0 });
       return seen;
     };
     const value = this.ctx.hotState.get(key);

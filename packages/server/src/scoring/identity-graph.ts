@@ -21,6 +21,7 @@
  * same as the cluster grows and, when two clusters merge, the younger one's id gives way to the
  * older one's.
  */
+import { countedAccount } from './account-key.ts';
 import {
   ACCOUNT,
   DEVICE,
@@ -96,9 +97,12 @@ export class IdentityGraph {
     return { entries: this.entries, bytes: this.bytes, budgetBytes: this.budgetBytes, evicted: this.evicted };
   }
 
-  /** Add one event's links (`site` is the caller's small number for the site). Idempotent. */
+  /**
+   * Add one event's links (`site` is the caller's small number for the site). Idempotent. A
+   * placeholder account (countedAccount) is no account: it links nothing.
+   */
   observe(site: number, e: IdentityEvent): Member | null {
-    if (!e.accountId) return null;
+    if (!countedAccount(e.accountId)) return null;
     const prefix = String(site);
     const m = this.member(`${prefix}a${e.accountId}`, e.at);
     if (e.deviceId) this.link(`${prefix}d${e.deviceId}`, DEVICE, m);

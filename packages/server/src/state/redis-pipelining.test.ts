@@ -50,6 +50,7 @@ async function commands(client: Redis, work: () => Promise<unknown>): Promise<st
 const site = testSite('site_pipelined');
 const observation = (i: number): Observation => ({
   siteId: site.id,
+  eventType: 'checkout',
   accountId: `acct_${i}`,
   ip: `198.51.100.${i}`,
   deviceId: `dev_${i}`,

@@ -39,15 +39,19 @@ describe('evidence the SDK would have sent', () => {
     expect(rules({ ...bare, has_behavior: true })).toEqual(['no_device_evidence']);
     expect(rules({ ...bare, ua_browser: false })).toEqual(['no_device_evidence']);
   });
-  it('flags a tokenless form event on the backend only when the site sends tokens', () => {
+  it('flags a tokenless form event on the backend only when the site sends tokens with that event type', () => {
     const tokenless = { token: 'absent' as const, has_fingerprint: false };
+    const sdkForms = { site_uses_sdk: true, event_type_uses_sdk: true };
     expect(rules(tokenless)).toEqual(['no_device_evidence']);
-    const sdkSite = baseFeatures(tokenless, { site_uses_sdk: true });
+    const sdkSite = baseFeatures(tokenless, sdkForms);
     expect(deviceEvidence.evaluate(sdkSite).map((x) => x.rule)).toEqual([
       'no_device_evidence',
       'token_missing',
     ]);
-    const pageView = baseFeatures({ ...tokenless, event_type: 'page_view' }, { site_uses_sdk: true });
+    // The site sends tokens with other forms only (its sign-up runs the ALTCHA widget alone).
+    const otherForms = baseFeatures(tokenless, { site_uses_sdk: true, event_type_uses_sdk: false });
+    expect(deviceEvidence.evaluate(otherForms).map((x) => x.rule)).toEqual(['no_device_evidence']);
+    const pageView = baseFeatures({ ...tokenless, event_type: 'page_view' }, sdkForms);
     expect(deviceEvidence.evaluate(pageView).map((x) => x.rule)).toEqual(['no_device_evidence']);
   });
   it('adds hosting_without_browser when a tokenless backend call comes from a hosting network', () => {
@@ -61,7 +65,10 @@ describe('evidence the SDK would have sent', () => {
   });
   it('makes a tokenless form post on an SDK site worth a challenge on its own', () => {
     const s = deviceEvidence.evaluate(
-      baseFeatures({ token: 'absent', has_fingerprint: false }, { site_uses_sdk: true }),
+      baseFeatures(
+        { token: 'absent', has_fingerprint: false },
+        { site_uses_sdk: true, event_type_uses_sdk: true },
+      ),
     );
     expect(s.reduce((n, x) => n + x.score, 0)).toBe(60);
   });

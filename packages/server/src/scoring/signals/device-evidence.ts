@@ -20,7 +20,7 @@ export const deviceEvidence: SignalFamily = {
     token_missing: {
       score: 45,
       description:
-        'A form event verified by the backend without a fingerprint token, on a site whose backend sends tokens.',
+        "A form event verified by the backend without a fingerprint token, where the site's backend sends tokens with events of this type.",
     },
     hosting_without_browser: {
       score: 25,
@@ -44,7 +44,8 @@ export const deviceEvidence: SignalFamily = {
         if (f.ua_browser && !f.has_environment && !f.has_behavior)
           out.push(emit(this, 'sdk_evidence_missing'));
       } else if (f.history.site_uses_sdk) {
-        if (FORM_EVENTS.has(f.event_type)) out.push(emit(this, 'token_missing'));
+        if (FORM_EVENTS.has(f.event_type) && f.history.event_type_uses_sdk)
+          out.push(emit(this, 'token_missing'));
         if (f.ip.hosting) out.push(emit(this, 'hosting_without_browser'));
       }
     }
