@@ -13,6 +13,7 @@ export default defineConfig({
       'eval/lib/**/*.test.ts',
       'eval/keys/**/*.test.ts',
       'eval/browsers/paths/**/*.test.ts',
+      'eval/aiming/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
