@@ -3,6 +3,13 @@ import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metr
 import { reachesOnePace } from '../../packages/server/src/scoring/signals/aiming.ts';
 import { baseFeatures } from '../../packages/server/src/scoring/test-fixtures.ts';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
+import { humanDesktop } from '../lib/devices.ts';
+import { humanDesktopForm } from '../lib/human.ts';
+import { pickLocale } from '../lib/locales.ts';
+import { BrowserPage } from '../lib/page.ts';
+import { scoreLogin } from '../lib/people-robustness.ts';
+import { Rng } from '../lib/rng.ts';
+import { loadTraceLibrary } from '../lib/traces.ts';
 import { SHOP_LAYOUT, scriptedPage } from './pages.ts';
 import { recordScript } from './virtual-desktop.ts';
 
@@ -23,6 +30,24 @@ describe('the npm path libraries on the form, as the SDK records them', () => {
 
   it('never flags the replayed person of eval:browsers', async () => {
     expect(await fires('human', 30)).toBe(0);
+  });
+});
+
+describe("npm run eval's desktop people (DELBOT strokes carried onto a form)", () => {
+  it('the soft tell fires on few of their logins and alone never costs one an allow', () => {
+    const traces = loadTraceLibrary().human;
+    let fired = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const rng = new Rng(seed);
+      const page = new BrowserPage(humanDesktop(rng, pickLocale(rng)), '198.51.100.7', 0, rng);
+      const submit = humanDesktopForm(page, rng, traces, { typing: [18, 11] });
+      const scored = scoreLogin(page.rec.snapshot(submit));
+      const tells = scored.signals.filter((s) => s.score > 0).map((s) => s.rule);
+      if (!tells.includes('mouse_reaches_one_pace')) continue;
+      fired++;
+      if (tells.length === 1) expect(scored.action, `seed ${seed}`).toBe('allow');
+    }
+    expect(fired).toBeLessThanOrEqual(6);
   });
 });
 

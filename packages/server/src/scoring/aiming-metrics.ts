@@ -17,6 +17,11 @@ export interface AimingMetrics {
    * reach's peak) and peak (peak speed PEAK_OVER_MEAN times the mean or more).
    */
   handlike: number;
+  /**
+   * Reaches that set off and arrived at speed: their first and their last speed both REST_START of
+   * their peak or more (no acceleration from rest, no braking into the target).
+   */
+  abrupt: number;
   /** Path length of the longest judged reach over the shortest; null under two reaches. */
   length_ratio: number | null;
   /**
@@ -52,6 +57,7 @@ interface Reach {
 export const NO_AIMING: AimingMetrics = {
   reaches: 0,
   handlike: 0,
+  abrupt: 0,
   length_ratio: null,
   speed_slope: null,
   median_interval_ms: null,
@@ -71,6 +77,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   const reaches: Reach[] = [];
   const intervals: number[] = [];
   let handlike = 0;
+  let abrupt = 0;
   let from = 0;
   let after = Number.NEGATIVE_INFINITY;
   for (const press of presses) {
@@ -105,7 +112,9 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     const duration = t[last]! - t[start]!;
     if (length <= 0 || duration <= 0) continue;
     const meanSpeed = length / duration;
+    const arrival = len[last]! / Math.max(1, t[last]! - t[last - 1]!);
     if (first < REST_START * peak && peak >= PEAK_OVER_MEAN * meanSpeed) handlike++;
+    if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     reaches.push({ length, meanSpeed });
   }
   if (reaches.length === 0) return NO_AIMING;
@@ -113,6 +122,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   return {
     reaches: reaches.length,
     handlike,
+    abrupt,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,

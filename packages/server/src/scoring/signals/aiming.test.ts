@@ -20,21 +20,25 @@ const LEGS: Leg[] = [
  * pressed 150 ms after it stopped. `hand`: a primary submovement from rest covering 94 % of the
  * distance (minimum jerk: a bell-shaped speed) timed by Fitts' law, MT = 150 + 120·log2(D/43 + 1)
  * ms, then a slow corrective one (the last 6 % in 180 ms), as people aim (Meyer et al.'s optimised
- * submovements); `machine`: one speed (0.6 px/ms) whatever the length, as WindMouse steps.
+ * submovements); `machine`: one speed per leg (`speeds`, px/ms; 0.6 whatever the length, as
+ * WindMouse steps), the last leg braking into its target when `brakeLast`.
  */
-function page(kind: 'hand' | 'machine', intervalMs = 16) {
+function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6], brakeLast = false) {
   const mouse: Sample[] = [];
   const clicks: number[][] = [];
   const minJerk = (u: number) => 10 * u ** 3 - 15 * u ** 4 + 6 * u ** 5;
   let t = 1000;
-  for (const { from, to } of LEGS) {
+  for (const [leg, { from, to }] of LEGS.entries()) {
     const d = Math.hypot(to[0] - from[0], to[1] - from[1]);
     const primary = 150 + 120 * Math.log2(d / 43 + 1);
-    const mt = kind === 'hand' ? primary + 180 : d / 0.6;
+    const mt = kind === 'hand' ? primary + 180 : d / speeds[leg]!;
+    const brake = brakeLast && leg === LEGS.length - 1;
     /** Share of the distance covered at `ms` into the reach. */
     const covered = (ms: number) =>
       kind === 'machine'
-        ? ms / mt
+        ? brake
+          ? 1 - (1 - ms / mt) ** 2
+          : ms / mt
         : ms <= primary
           ? 0.94 * minJerk(ms / primary)
           : 0.94 + 0.06 * minJerk((ms - primary) / 180);
@@ -77,8 +81,22 @@ describe('mouse_reaches_one_pace', () => {
     const f = features(page('machine'));
     expect(f.behavior.aiming.handlike).toBe(0);
     expect(Math.abs(f.behavior.aiming.speed_slope ?? 1)).toBeLessThan(0.1);
-    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_one_pace', 30]]);
+    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_one_pace', 20]]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
+  });
+
+  it('with speed growing a little with length, flags only reaches that all set off and arrive at speed', () => {
+    // ghost-cursor: one speed per reach; here the long reach is drawn faster (slope ≈ 0.3).
+    const speeds = [1.1, 0.55, 0.6];
+    const flat = features(page('machine', 16, speeds));
+    const slope = flat.behavior.aiming.speed_slope ?? 0;
+    expect(slope).toBeGreaterThan(AIMING.flatSpeedSlope);
+    expect(slope).toBeLessThan(AIMING.maxSpeedSlope);
+    expect(flat.behavior.aiming.abrupt).toBe(3);
+    expect(reachesOnePace(flat)).toBe(true);
+    const braking = features(page('machine', 16, speeds, true));
+    expect(braking.behavior.aiming.abrupt).toBe(2);
+    expect(reachesOnePace(braking)).toBe(false);
   });
 
   it('abstains on touch, on a phone, under three reaches and on sampling at 25 Hz or slower', () => {
@@ -118,7 +136,7 @@ describe('mouse_reaches_one_pace on pages recorded in real chromium', () => {
 
   it('catches WindMouse and ghost-cursor pages, never the replayed person', () => {
     expect(fired('xdotool-windmouse')).toEqual([7, 9]);
-    expect(fired('xdotool-ghost')).toEqual([4, 6]);
+    expect(fired('xdotool-ghost')).toEqual([3, 6]);
     expect(fired('person-pc1')).toEqual([0, 6]);
   });
 });
