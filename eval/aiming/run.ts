@@ -24,6 +24,10 @@ const option = (name: string, fallback: string) => {
 };
 const pages = Number(option('pages', '200'));
 const half = option('half', 'even');
+if (!Number.isInteger(pages) || pages < 1 || (half !== 'odd' && half !== 'even')) {
+  console.error('usage: npm run eval:aiming -- <raw_data.csv.gz> [--pages N ≥ 1] [--half odd|even]');
+  process.exit(2);
+}
 const mousetrap = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 
 interface Tally {
