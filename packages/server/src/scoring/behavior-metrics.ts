@@ -1,4 +1,5 @@
 import { isRecord } from '../fingerprint/device-id.ts';
+import { AIMING_METRIC_THRESHOLDS, type AimingMetrics, aimingMetrics, NO_AIMING } from './aiming-metrics.ts';
 import {
   clickApproach,
   clickRepeats,
@@ -128,6 +129,8 @@ export interface BehaviorMetrics {
   pointer_steps: PointerSteps | null;
   /** Where mouse moves fell on the device pixel grid (`behavior.pointer_grid`), null when not sent. */
   pointer_grid: PointerGrid | null;
+  /** How the pointer reached what it pressed, one reach per press (aiming-metrics.ts). */
+  aiming: AimingMetrics;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -195,6 +198,7 @@ const EMPTY: BehaviorMetrics = {
   pointer_frame: null,
   pointer_steps: null,
   pointer_grid: null,
+  aiming: NO_AIMING,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -211,6 +215,7 @@ export const METRIC_THRESHOLDS = {
   AIMED_PRESS_MS,
   AIMED_PRESS_PX,
   ...INPUT_METRIC_THRESHOLDS,
+  ...AIMING_METRIC_THRESHOLDS,
 };
 
 function strokeRatios(
@@ -301,5 +306,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     pointer_frame: pointerFrame(evidence.pointer_frame),
     pointer_steps: pointerSteps(evidence.pointer_steps),
     pointer_grid: pointerGrid(evidence.pointer_grid),
+    aiming: aimingMetrics(mouse, clicks),
   };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { METRIC_THRESHOLDS } from './behavior-metrics.ts';
 import { CARRIED_PREFIX } from './browser-session.ts';
+import { AIMING, aiming } from './signals/aiming.ts';
 import { automation } from './signals/automation.ts';
 import { BEHAVIOR, behavior } from './signals/behavior.ts';
 import { deviceEvidence } from './signals/device-evidence.ts';
@@ -37,6 +38,7 @@ export const DEFAULT_FAMILIES: readonly SignalFamily[] = [
   automation,
   userAgent,
   behavior,
+  aiming,
   input,
   freshness,
   pow,
@@ -73,6 +75,7 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
   hash.update(
     JSON.stringify({
       BEHAVIOR,
+      AIMING,
       VELOCITY_TIERS,
       INPUT,
       PAYMENT_TIERS,

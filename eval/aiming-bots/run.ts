@@ -1,0 +1,103 @@
+import type { BehaviorEvidence } from '@warden/protocol';
+import type { DesktopStyle } from '../browsers/desktop-input.ts';
+import { DEVICE_TRANSFORMS } from '../lib/device-transforms.ts';
+import { scoreLogin } from '../lib/people-robustness.ts';
+import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } from './pages.ts';
+import { formatRate as share } from '../lib/wilson.ts';
+
+/**
+ * `npm run eval:aiming-bots -- <path-to>/mousetrap-kh2017/raw_data.csv.gz [--pages N] [--half odd|even]`
+ *
+ * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
+ * login by the default rule set: per path library, the share of pages `mouse_reaches_one_pace`
+ * catches and the share not allowed; for people, the share it flags and the share with friction
+ * (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
+ * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
+ * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
+ * and through eval:people's device transforms. Wilson 95 % bounds.
+ */
+const TELL = 'mouse_reaches_one_pace';
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback;
+};
+const pages = Number(option('pages', '200'));
+const half = option('half', 'even');
+if (!Number.isInteger(pages) || pages < 1 || (half !== 'odd' && half !== 'even')) {
+  console.error('usage: npm run eval:aiming-bots -- <raw_data.csv.gz> [--pages N ≥ 1] [--half odd|even]');
+  process.exit(2);
+}
+const mousetrap = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+
+interface Tally {
+  n: number;
+  tell: number;
+  notAllowed: number;
+  blocked: number;
+}
+function tally(evidences: Iterable<BehaviorEvidence>): Tally {
+  const t: Tally = { n: 0, tell: 0, notAllowed: 0, blocked: 0 };
+  for (const ev of evidences) {
+    const s = scoreLogin(ev);
+    t.n++;
+    if (s.signals.some((x) => x.rule === TELL)) t.tell++;
+    if (s.action !== 'allow') t.notAllowed++;
+    if (s.action === 'block' || s.classification === 'bot') t.blocked++;
+  }
+  return t;
+}
+const row = (label: string, cells: string[]) => console.log(`${label.padEnd(34)} ${cells.join('  ')}`);
+
+console.log(
+  `\n== Path libraries on the form (xdotool scripts of eval:browsers, person-like keys), ${pages} pages each`,
+);
+row('library', ['caught by the tell'.padEnd(32), 'not allowed'.padEnd(32)]);
+const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
+for (const style of LIBRARIES) {
+  const evs: BehaviorEvidence[] = [];
+  for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage(style, 1000 * seed + 17));
+  const t = tally(evs);
+  row(style, [share(t.tell, t.n), share(t.notAllowed, t.n)]);
+}
+
+console.log(`\n== People (flagged by the tell / review or worse / block or bot)`);
+{
+  const evs: BehaviorEvidence[] = [];
+  for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage('human', 1000 * seed + 17));
+  const t = tally(evs);
+  row('circles_human_pc1 replayed', [share(t.tell, t.n), share(t.notAllowed, t.n), share(t.blocked, t.n)]);
+}
+if (!mousetrap) {
+  console.log('\n(no mouse-tracking data given: pass <path-to>/mousetrap-kh2017/raw_data.csv.gz)');
+} else {
+  const reaches = readReaches(mousetrap).filter((r) => r.subject % 2 === (half === 'odd' ? 1 : 0));
+  const subjects = new Set(reaches.map((r) => r.subject));
+  console.log(
+    `mouse-tracking study, ${half} subjects: ${subjects.size} people, ${reaches.length} reaches, 3 a page`,
+  );
+  for (const timing of ['kept', 'fitts'] as ReachTiming[]) {
+    for (const transform of DEVICE_TRANSFORMS) {
+      const evs: BehaviorEvidence[] = [];
+      let seed = 0;
+      for (const subject of subjects) {
+        const own = reaches.filter((r) => r.subject === subject);
+        for (let i = 0; i + 3 <= own.length; i += 3) {
+          seed++;
+          const moved: Reach[] = own.slice(i, i + 3).map((r, k) => ({
+            ...r,
+            moves: transform.apply(r.moves, seed * 7 + k) as Reach['moves'],
+          }));
+          if (moved.some((r) => r.moves.length < 2)) continue;
+          evs.push(personPage(moved, seed, timing));
+        }
+      }
+      const t = tally(evs);
+      row(`${timing} time, ${transform.id}`, [
+        share(t.tell, t.n),
+        share(t.notAllowed, t.n),
+        share(t.blocked, t.n),
+      ]);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import type { Features } from '../features.ts';
+import { emit, type SignalFamily } from './types.ts';
+
+/**
+ * `mouse_reaches_one_pace`, tuned on people aiming at targets (a mouse-tracking study, odd subject
+ * numbers; eval/aiming) beside the npm path libraries on the benchmark's form: docs/signals.md.
+ */
+export const AIMING = {
+  /** Reaches (press-ended movements) a page needs before its aiming is judged. */
+  minReaches: 3,
+  /**
+   * …the longest at least this many times the shortest (path length), so distance can show: a
+   * sign-in form's first reach (from the page to its first field) against the short steps between
+   * fields (4.5–11× on the benchmark's shop page).
+   */
+  minLengthRatio: 4.5,
+  /**
+   * Mean speed grows with the reach's length at least this much (least-squares log-log slope) for
+   * a person: a hand obeys Fitts' law, time growing with the log of the distance. ghost-cursor
+   * moves at one speed per reach, drawn from a 2:1 range (slope median 0.13–0.21). Replayed people
+   * keep a recording's duration (slope 0.37 or more), people aiming, timed by Fitts' law with no
+   * intercept (the least speed-up it allows), 0.19 or more on 95 % of pages: where they fall under
+   * it, the shape of their reaches (`handlike`, `abrupt`) clears them.
+   */
+  maxSpeedSlope: 0.45,
+  /**
+   * Under this slope speed does not grow with distance at all, whatever the reaches' shapes
+   * (WindMouse −0.02–0.13); at or over it, up to maxSpeedSlope, every reach must also have set off
+   * and arrived at speed (`abrupt`: ghost-cursor). People drawing circles (DELBOT's strokes carried
+   * onto a form, `npm run eval`) are not aiming: 1 % of their pages meet this too, which is why
+   * the tell is soft (docs/signals.md).
+   */
+  flatSpeedSlope: 0.15,
+  /**
+   * Sampling the reach shapes need (median interval, ms): at 25 Hz or less (a remote desktop, a
+   * slow VM) a hand's first sample already covers its acceleration and its peak is averaged away.
+   */
+  maxIntervalMs: 40,
+};
+
+/**
+ * The page's reaches were drawn from one machine model: none set off from rest and peaked as a
+ * hand's reach does, and the speed did not grow with the distance (slope under
+ * AIMING.flatSpeedSlope), or hardly grew (under AIMING.maxSpeedSlope) and every reach set off and
+ * arrived at speed. Abstains (false) on touch and mobile pages, under AIMING.minReaches reaches,
+ * under AIMING.minLengthRatio, and when the reaches were sampled at AIMING.maxIntervalMs or slower.
+ */
+export function reachesOnePace(f: Features): boolean {
+  const a = f.behavior.aiming;
+  return (
+    !f.ua_mobile &&
+    f.behavior.touches === 0 &&
+    a.reaches >= AIMING.minReaches &&
+    a.handlike === 0 &&
+    a.length_ratio !== null &&
+    a.length_ratio >= AIMING.minLengthRatio &&
+    a.speed_slope !== null &&
+    (a.speed_slope < AIMING.flatSpeedSlope ||
+      (a.speed_slope < AIMING.maxSpeedSlope && a.abrupt === a.reaches)) &&
+    a.median_interval_ms !== null &&
+    a.median_interval_ms <= AIMING.maxIntervalMs
+  );
+}
+
+/** How the pointer reached what it pressed, judged over the page's reaches (aiming-metrics.ts). */
+export const aiming: SignalFamily = {
+  name: 'aiming',
+  rules: {
+    mouse_reaches_one_pace: {
+      score: 20,
+      description:
+        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch. Soft: never enough alone.",
+    },
+  },
+  evaluate(f) {
+    if (!reachesOnePace(f)) return [];
+    const a = f.behavior.aiming;
+    return [
+      emit(this, 'mouse_reaches_one_pace', {
+        description: `None of ${a.reaches} reaches set off from rest and peaked; a reach ${(a.length_ratio ?? 0).toFixed(1)}× longer than another was made at mean speed ∝ length^${(a.speed_slope ?? 0).toFixed(2)}.`,
+      }),
+    ];
+  },
+};
