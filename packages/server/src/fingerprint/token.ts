@@ -21,7 +21,8 @@ export interface TokenBinding {
   visitorConflict: boolean;
 }
 
-const LINKS = new Set<string>(['exact', 'visitor', 'fuzzy', 'new']);
+const isLink = (s: string): s is DeviceLinkKind =>
+  s === 'exact' || s === 'visitor' || s === 'fuzzy' || s === 'new';
 
 export type TokenCheck =
   | { status: 'valid'; siteId: string; deviceId: string; expiresAt: number; binding: TokenBinding }
@@ -83,14 +84,14 @@ export function verifyToken(key: Buffer, token: unknown, siteId: string, now: nu
   ] = fields as [string, string, string, ...string[]];
   const expiresAt = Number(exp);
   const confidence = Number(conf);
-  if (!Number.isSafeInteger(expiresAt) || !LINKS.has(link) || !(confidence >= 0 && confidence <= 1))
+  if (!Number.isSafeInteger(expiresAt) || !isLink(link) || !(confidence >= 0 && confidence <= 1))
     return { status: 'invalid' };
   if (tokenSite !== siteId) return { status: 'site_mismatch' };
   if (now >= expiresAt) return { status: 'expired', siteId: tokenSite, deviceId, expiresAt };
   const binding = {
     fingerprintId,
     visitorId,
-    link: link as DeviceLinkKind,
+    link,
     confidence,
     visitorConflict: conflict === '1',
   };
