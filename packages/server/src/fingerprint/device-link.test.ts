@@ -17,7 +17,7 @@ function setUp() {
   return { h, link, advance: (ms: number) => (clock += ms) };
 }
 
-/** The fixture with all five renders (canvas, WebGL, audio, math, fonts). */
+/** The fixture with all four renders (canvas, WebGL, audio, math). */
 const BASE = { ...FINGERPRINT, math_hash: 'math-1' };
 
 /** The same machine after a browser update that re-rendered `n` of canvas, audio and WebGL. */
@@ -81,18 +81,19 @@ describe('linkDevice', () => {
     expect(await link(rerendered(1), '', CHROME_127)).toMatchObject({
       deviceId: first.deviceId,
       link: 'fuzzy',
-      confidence: 0.8,
+      confidence: 0.9,
     });
     const two = setUp();
     await two.link(BASE);
-    expect(await two.link(rerendered(2), '', CHROME_127)).toMatchObject({ link: 'fuzzy', confidence: 0.6 });
+    expect(await two.link(rerendered(2), '', CHROME_127)).toMatchObject({ link: 'fuzzy', confidence: 0.8 });
   });
 
-  it('does not link three changed renders, the same browser version, other hardware or another site', async () => {
+  it('does not link three changed renders, the same browser version, other hardware or fonts, another site', async () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [rerendered(3), CHROME_127, 'site_a'],
       [rerendered(1), CHROME_126, 'site_a'],
       [{ ...rerendered(1), hardware_concurrency: 4 }, CHROME_127, 'site_a'],
+      [{ ...rerendered(1), fonts: [...BASE.fonts, 'Consolas'] }, CHROME_127, 'site_a'],
       [
         { ...rerendered(1), screen: { ...FINGERPRINT.screen, width: 2560, height: 1440 } },
         CHROME_127,
@@ -104,7 +105,10 @@ describe('linkDevice', () => {
     for (const [fp, ua, site] of cases) {
       const { link } = setUp();
       await link(BASE);
-      expect(await link(fp, '', ua, site)).toMatchObject({ link: 'new', deviceId: deviceIdFromEvidence(fp) });
+      expect(await link(fp, '', ua, site), JSON.stringify(fp)).toMatchObject({
+        link: 'new',
+        deviceId: deviceIdFromEvidence(fp),
+      });
     }
   });
 

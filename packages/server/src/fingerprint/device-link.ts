@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HotState } from '../state/hot-state.ts';
-import { deviceIdFromStable, type StableFingerprint } from './device-id.ts';
+import { deviceIdFromStable, STABLE_KEYS, type StableFingerprint } from './device-id.ts';
 
 /**
  * Which known device a registration names (docs/evidence.md, "Device identity"):
@@ -8,10 +8,10 @@ import { deviceIdFromStable, type StableFingerprint } from './device-id.ts';
  * - `visitor`: a new fingerprint, but the first-party visitor id (the SDK's localStorage) names a
  *   known device: the storage outlives a fingerprint change.
  * - `fuzzy`: a new fingerprint and no known visitor id, but a known device of the site with the
- *   same hardware (platform, screen, cores, memory, touch points) and an older version of the same
- *   browser differs in at most two of the five renders (canvas, WebGL, audio, math, fonts) and
- *   has at least three of them equal: a browser update re-rendering. One such device only; two
- *   equally close ones link to neither.
+ *   same hardware and fonts (platform, screen, cores, memory, touch points, fonts: its block) and
+ *   an older version of the same browser differs in at most two of the four renders (canvas,
+ *   WebGL, audio, math) and has at least two of them equal: a browser update re-rendering. One
+ *   such device only; two equally close ones link to neither.
  * - `new`: none of these; the device id is the fingerprint's own.
  * A visitor id naming another device than a known fingerprint is `visitorConflict` (the fingerprint
  * wins: it is measured, the storage is whatever the client sends).
@@ -23,7 +23,7 @@ export interface DeviceLink {
   /** The evidence's own stable hash (`dev_…`); differs from `deviceId` when linked. */
   fingerprintId: string;
   link: DeviceLinkKind;
-  /** 1 for exact and new, 0.95 for the visitor id, equal / compared renders for fuzzy (0.6–0.8). */
+  /** 1 for exact and new, 0.95 for the visitor id; fuzzy: the share of the 10 stable components kept (0.8–0.9). */
   confidence: number;
   visitorConflict: boolean;
 }
@@ -32,22 +32,24 @@ export interface DeviceLink {
 export const DEVICE_LINK_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const VISITOR_CONFIDENCE = 0.95;
-/** Devices remembered per hardware block and site (most recently seen first). */
-const BLOCK_DEVICES = 8;
-const RENDER_KEYS = ['canvas', 'webgl', 'audio', 'math', 'fonts'] as const;
-const HARDWARE_KEYS = [
+/** Devices remembered per block and site (most recently seen first). */
+const BLOCK_DEVICES = 16;
+/** What a browser update may re-render, and what it leaves alone (installed fonts are the system's). */
+const RENDER_KEYS = ['canvas', 'webgl', 'audio', 'math'] as const;
+const BLOCK_KEYS = [
   'platform',
   'screen',
   'hardware_concurrency',
   'device_memory',
   'touch_points',
+  'fonts',
 ] as const;
-/** Renders that may differ and must be equal for a fuzzy link, and hardware attributes a block needs. */
+/** Renders that may differ and must be equal for a fuzzy link, and block attributes a block needs. */
 const MAX_RENDER_CHANGES = 2;
-const MIN_EQUAL_RENDERS = 3;
+const MIN_EQUAL_RENDERS = 2;
 const MIN_BLOCK_ATTRIBUTES = 3;
 
-/** One device of a hardware block: its id, render hashes, browser family and major version. */
+/** One device of a block: its id, render hashes, browser family and major version. */
 interface BlockEntry {
   d: string;
   r: Array<string | null>;
@@ -68,9 +70,9 @@ export function browserVersion(userAgent: string): { family: string; major: numb
 }
 
 function blockKey(siteId: string, fp: StableFingerprint): string | null {
-  const present = HARDWARE_KEYS.filter((k) => fp[k] !== undefined).length;
+  const present = BLOCK_KEYS.filter((k) => fp[k] !== undefined).length;
   if (present < MIN_BLOCK_ATTRIBUTES) return null;
-  const canonical = HARDWARE_KEYS.map((k) => `${k}=${fp[k] ?? ''}`).join('\n');
+  const canonical = BLOCK_KEYS.map((k) => `${k}=${fp[k] ?? ''}`).join('\n');
   return `dlb:${siteId}:${short(canonical)}`;
 }
 
@@ -96,7 +98,7 @@ function parseBlock(value: string | null): BlockEntry[] {
 
 /**
  * The one closest device a browser update could have turned into `renders`: renders absent on
- * both sides are not compared; at most two compared ones differ and at least three are equal.
+ * both sides are not compared; at most two compared ones differ and at least two are equal.
  * Null when there is none, or two equally close ones.
  */
 function fuzzyMatch(
@@ -118,7 +120,7 @@ function fuzzyMatch(
     const changes = compared - equal;
     if (changes > MAX_RENDER_CHANGES || equal < MIN_EQUAL_RENDERS) continue;
     if (!best || changes < best.changes) {
-      best = { device: e.d, changes, confidence: Math.round((equal / compared) * 100) / 100 };
+      best = { device: e.d, changes, confidence: (STABLE_KEYS.length - changes) / STABLE_KEYS.length };
       tie = false;
     } else if (changes === best.changes && e.d !== best.device) tie = true;
   }
