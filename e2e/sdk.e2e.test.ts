@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     expect(await deviceId(tab)).toBe(first);
   });
 
-  it('gives the same device id for another window size, and a different one for another locale', async () => {
+  it('gives the same device id for another window size or locale, and a different one for another screen', async () => {
     const screen = { width: 1920, height: 1080 };
     const a = await deviceId(
       await openDemo({ screen, viewport: { width: 1200, height: 800 }, locale: 'en-US' }),
@@ -114,8 +114,12 @@ describe.skipIf(!chromiumAvailable())('browser SDK in chromium', { timeout: 60_0
     const c = await deviceId(
       await openDemo({ screen, viewport: { width: 1200, height: 800 }, locale: 'de-DE' }),
     );
+    const d = await deviceId(
+      await openDemo({ screen: { width: 2560, height: 1440 }, viewport: { width: 1200, height: 800 } }),
+    );
     expect(b).toBe(a);
-    expect(c).not.toBe(a);
+    expect(c).toBe(a);
+    expect(d).not.toBe(a);
   });
 
   it('classifies a plain headless run as bot, with the automation tells in the evidence', async () => {

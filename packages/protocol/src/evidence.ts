@@ -39,6 +39,9 @@ export const ScreenEvidence = Type.Object(
     avail_height: opt(Int(0, 100_000)),
     color_depth: opt(Int(0, 128)),
     pixel_ratio: opt(Num(0, 64)),
+    /** window.innerWidth and outerWidth: their ratio is the page zoom in chromium (page-zoom.ts). */
+    inner_width: opt(Int(0, 100_000)),
+    outer_width: opt(Int(0, 100_000)),
   },
   strict,
 );
@@ -105,6 +108,8 @@ export const FingerprintEvidence = Type.Object(
     do_not_track: opt(Str(16)),
     color_gamut: opt(Str(16)),
     client_hints: opt(ClientHintsEvidence),
+    /** Random id the SDK keeps in first-party storage (localStorage), 16–64 of [A-Za-z0-9_-]. */
+    visitor_id: opt(Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' })),
   },
   tolerant,
 );

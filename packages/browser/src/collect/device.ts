@@ -1,6 +1,7 @@
 import type { FingerprintEvidence } from '../types.ts';
 import { hashText } from '../util/hash.ts';
 import { defined, safe, timeBox } from '../util/safe.ts';
+import { visitorId } from './visitor.ts';
 
 type ClientHints = NonNullable<FingerprintEvidence['client_hints']>;
 
@@ -79,6 +80,9 @@ export function deviceAttributes(): FingerprintEvidence {
       avail_height: screen.availHeight,
       color_depth: screen.colorDepth,
       pixel_ratio: window.devicePixelRatio,
+      // Their ratio is the page zoom in chromium: the server takes it out of the pixel ratio.
+      inner_width: Math.max(0, Math.round(window.innerWidth)),
+      outer_width: Math.max(0, Math.round(window.outerWidth)),
     })),
     hardware_concurrency: typeof n.hardwareConcurrency === 'number' ? n.hardwareConcurrency : undefined,
     device_memory: typeof n.deviceMemory === 'number' ? n.deviceMemory : undefined,
@@ -93,6 +97,7 @@ export function deviceAttributes(): FingerprintEvidence {
     indexed_db: safe(() => typeof indexedDB !== 'undefined'),
     do_not_track: cut(n.doNotTrack ?? undefined, 16),
     color_gamut: gamut,
+    visitor_id: visitorId(),
   });
 }
 

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { deviceScale } from './page-zoom.ts';
 
 /**
- * Device identity from the stable parts of fingerprint evidence only (SPEC §4): rendering hashes,
- * fonts, screen, time zone, languages, platform and hardware. Window size, user agent (changes with
- * every browser update), timestamps, nonces and behaviour never take part.
+ * Device identity from the stable parts of fingerprint evidence only (SPEC §4): what identifies the
+ * hardware and the browser build — rendering hashes, fonts, GPU, screen, platform, cores, memory.
+ * What a person changes — page zoom, time zone, languages, window size — never takes part (those
+ * are facts of the event: volatile.ts), nor do the user agent (changes with every browser update),
+ * timestamps, nonces and behaviour.
  */
 export interface StableFingerprint {
   canvas?: string;
@@ -11,9 +14,8 @@ export interface StableFingerprint {
   audio?: string;
   math?: string;
   fonts?: string;
+  /** `long x short x colour depth @ device scale` (the pixel ratio without the page zoom). */
   screen?: string;
-  timezone?: string;
-  languages?: string;
   platform?: string;
   hardware_concurrency?: number;
   device_memory?: number;
@@ -26,17 +28,17 @@ export function isRecord(value: unknown): value is Rec {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function str(value: unknown, max = 256): string | undefined {
+export function str(value: unknown, max = 256): string | undefined {
   if (typeof value !== 'string') return undefined;
   const s = value.trim().toLowerCase().slice(0, max);
   return s === '' ? undefined : s;
 }
 
-function num(value: unknown): number | undefined {
+export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function strList(value: unknown, maxItems: number): string[] | undefined {
+export function strList(value: unknown, maxItems: number): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const out: string[] = [];
   for (const v of value.slice(0, maxItems)) {
@@ -82,16 +84,15 @@ export function stableFingerprint(evidence: unknown): StableFingerprint {
     const depth = num(screen.color_depth);
     const ratio = num(screen.pixel_ratio);
     if (w !== undefined || h !== undefined || depth !== undefined || ratio !== undefined) {
-      // Orientation-independent: a rotated phone is the same device.
+      // Orientation-independent: a rotated phone is the same device. Chromium keeps screen.width
+      // and height through page zoom and folds the zoom into the pixel ratio: deviceScale takes it out.
       const a = Math.max(w ?? 0, h ?? 0);
       const b = Math.min(w ?? 0, h ?? 0);
-      out.screen = `${a}x${b}x${depth ?? 0}@${ratio === undefined ? 0 : Math.round(ratio * 100) / 100}`;
+      const scale =
+        ratio === undefined ? 0 : deviceScale(ratio, num(screen.inner_width), num(screen.outer_width));
+      out.screen = `${a}x${b}x${depth ?? 0}@${scale}`;
     }
   }
-  set(out, 'timezone', str(evidence.timezone, 64));
-  const languages = strList(evidence.languages, 16);
-  if (languages) out.languages = languages.join(',');
-  else set(out, 'languages', str(evidence.language, 35));
   set(out, 'platform', str(evidence.platform, 64));
   set(out, 'hardware_concurrency', num(evidence.hardware_concurrency));
   set(out, 'device_memory', num(evidence.device_memory));
@@ -107,8 +108,6 @@ export const STABLE_KEYS: ReadonlyArray<keyof StableFingerprint> = [
   'math',
   'fonts',
   'screen',
-  'timezone',
-  'languages',
   'platform',
   'hardware_concurrency',
   'device_memory',

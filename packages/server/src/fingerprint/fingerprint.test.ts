@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { FINGERPRINT, testSite } from '../scoring/test-fixtures.ts';
@@ -5,7 +6,7 @@ import { createTestContext } from '../testing/context.ts';
 import { deviceIdFromEvidence, stableFingerprint } from './device-id.ts';
 import { hardwareProfileFromStable, hardwareProfileOf } from './hardware.ts';
 import { registerFingerprint } from './register.ts';
-import { fingerprintTokenKey, signToken, TOKEN_TTL_MS, verifyToken } from './token.ts';
+import { fingerprintTokenKey, signToken, TOKEN_TTL_MS, type TokenBinding, verifyToken } from './token.ts';
 
 describe('device id', () => {
   it('is stable for the same browser whatever the window, time, nonce or user agent version', () => {
@@ -23,13 +24,35 @@ describe('device id', () => {
     expect(b).toBe(a);
   });
 
-  it('differs between browsers (other canvas, other renderer, other time zone)', () => {
+  it('differs between browsers (other canvas, other renderer, other screen or display scale)', () => {
     const a = deviceIdFromEvidence(FINGERPRINT);
     expect(deviceIdFromEvidence({ ...FINGERPRINT, canvas_hash: 'beef' })).not.toBe(a);
     expect(
       deviceIdFromEvidence({ ...FINGERPRINT, webgl: { unmasked_vendor: 'Apple', unmasked_renderer: 'M2' } }),
     ).not.toBe(a);
-    expect(deviceIdFromEvidence({ ...FINGERPRINT, timezone: 'America/New_York' })).not.toBe(a);
+    expect(
+      deviceIdFromEvidence({ ...FINGERPRINT, screen: { ...FINGERPRINT.screen, pixel_ratio: 2 } }),
+    ).not.toBe(a);
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, hardware_concurrency: 4 })).not.toBe(a);
+  });
+
+  it('stays through what a person changes: time zone, languages, page zoom (chromium), window', () => {
+    const a = deviceIdFromEvidence({
+      ...FINGERPRINT,
+      screen: { ...FINGERPRINT.screen, inner_width: 1280, outer_width: 1280 },
+    });
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, timezone: 'America/New_York' })).toBe(a);
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, languages: ['de-DE', 'de', 'en-US'] })).toBe(a);
+    // Chromium at 110 %: pixel ratio 1.1 (a float32), innerWidth 1164 of an unchanged outerWidth 1280.
+    const zoomed = {
+      ...FINGERPRINT.screen,
+      pixel_ratio: 1.100000023841858,
+      inner_width: 1164,
+      outer_width: 1280,
+    };
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, screen: zoomed })).toBe(a);
+    const windowed = { ...FINGERPRINT.screen, inner_width: 800, outer_width: 800 };
+    expect(deviceIdFromEvidence({ ...FINGERPRINT, screen: windowed })).toBe(a);
   });
 
   it('is "" without stable attributes', () => {
@@ -56,7 +79,7 @@ describe('hardware profile', () => {
     expect(profile(b)).toBe(profile(a));
   });
 
-  it('differs with the machine or its set-up (GPU, screen, fonts, time zone)', () => {
+  it('differs with the machine or its set-up (GPU, screen, fonts), not with the time zone', () => {
     const a = profile(FINGERPRINT);
     expect(
       profile({ ...FINGERPRINT, webgl: { ...webgl, unmasked_renderer: 'ANGLE (Intel UHD 620)' } }),
@@ -65,7 +88,7 @@ describe('hardware profile', () => {
       profile({ ...FINGERPRINT, screen: { ...FINGERPRINT.screen, width: 2560, height: 1440 } }),
     ).not.toBe(a);
     expect(profile({ ...FINGERPRINT, fonts: [...FINGERPRINT.fonts, 'Consolas'] })).not.toBe(a);
-    expect(profile({ ...FINGERPRINT, timezone: 'America/Chicago' })).not.toBe(a);
+    expect(profile({ ...FINGERPRINT, timezone: 'America/Chicago' })).toBe(a);
   });
 
   it('is "" when the evidence is too thin to describe a machine', () => {
@@ -77,17 +100,46 @@ describe('hardware profile', () => {
 describe('tokens', () => {
   const secret = fingerprintTokenKey('s'.repeat(32));
   const now = 1_700_000_000_000;
+  const binding: TokenBinding = {
+    fingerprintId: 'dev_2',
+    visitorId: 'v'.repeat(32),
+    link: 'fuzzy',
+    confidence: 0.8,
+    visitorConflict: true,
+  };
 
   it('verifies for its site until it expires after 10 minutes', () => {
-    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS);
-    expect(verifyToken(secret, token, 'site_a', now)).toMatchObject({ status: 'valid', deviceId: 'dev_1' });
+    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS, binding);
+    expect(verifyToken(secret, token, 'site_a', now)).toEqual({
+      status: 'valid',
+      siteId: 'site_a',
+      deviceId: 'dev_1',
+      expiresAt: now + TOKEN_TTL_MS,
+      binding,
+    });
     expect(verifyToken(secret, token, 'site_a', now + TOKEN_TTL_MS - 1).status).toBe('valid');
     expect(verifyToken(secret, token, 'site_a', now + TOKEN_TTL_MS).status).toBe('expired');
     expect(verifyToken(secret, token, 'site_b', now).status).toBe('site_mismatch');
   });
 
+  it('still verifies a token of three lines (issued before the binding) as an exact link', () => {
+    const payload = Buffer.from(`site_a\ndev_1\n${now + TOKEN_TTL_MS}`).toString('base64url');
+    const mac = createHmac('sha256', secret).update(payload).digest('base64url');
+    expect(verifyToken(secret, `wft1.${payload}.${mac}`, 'site_a', now)).toMatchObject({
+      status: 'valid',
+      deviceId: 'dev_1',
+      binding: {
+        fingerprintId: 'dev_1',
+        visitorId: '',
+        link: 'exact',
+        confidence: 1,
+        visitorConflict: false,
+      },
+    });
+  });
+
   it('rejects garbage, tampering and another secret', () => {
-    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS);
+    const token = signToken(secret, 'site_a', 'dev_1', now + TOKEN_TTL_MS, binding);
     expect(verifyToken(secret, 'garbage', 'site_a', now).status).toBe('invalid');
     expect(verifyToken(secret, 42, 'site_a', now).status).toBe('invalid');
     const [p, b, m] = token.split('.');

@@ -6,7 +6,8 @@ import { STABLE_KEYS, type StableFingerprint } from './device-id.ts';
  * Hardware profile: the stable fingerprint without the rendering hashes that anti-detect browsers
  * and canvas-noise extensions randomise (canvas, audio, the WebGL image hash). What stays is the
  * machine and its set-up: GPU vendor and renderer strings, screen, platform, cores, memory, touch
- * points, fonts, time zone, languages and the JavaScript engine's math hash. A browser that shows
+ * points, fonts and the JavaScript engine's math hash (time zone and languages are volatile facts
+ * of the event, in neither). A browser that shows
  * a new device id on every page while its profile stays put is rotating its fingerprint.
  *
  * Profiles collide far more than device ids (identical laptops and phones of one model, set up
@@ -41,8 +42,9 @@ export function hardwareProfileFromStable(fp: StableFingerprint): string {
 }
 
 /**
- * A device id names exactly one hardware profile (the device id hashes a superset of its
- * attributes), so the server side, which only has the token's device id, finds the profile here.
+ * A fingerprint names exactly one hardware profile (its id hashes a superset of the profile's
+ * attributes; a linked device, device-link.ts, keeps the latest), so the server side, which only
+ * has the token's device id, finds the profile here.
  * Written when the token is issued (POST /fingerprint), so every token's device has it.
  */
 export const HARDWARE_MAP_TTL_MS = 24 * 60 * 60 * 1000;

@@ -8,8 +8,10 @@ import {
   stableAttributeCount,
   stableFingerprint,
 } from '../fingerprint/device-id.ts';
+import type { DeviceLinkKind } from '../fingerprint/device-link.ts';
 import { hardwareProfileFromStable } from '../fingerprint/hardware.ts';
-import { verifyToken } from '../fingerprint/token.ts';
+import { type TokenBinding, verifyToken } from '../fingerprint/token.ts';
+import { volatileFacts } from '../fingerprint/volatile.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { counterEventOfRequest } from './counter-ops.ts';
@@ -33,7 +35,7 @@ export interface Features {
   device_id: string;
   device_source: 'token' | 'fingerprint' | 'none';
   token: 'absent' | 'valid' | 'invalid' | 'expired' | 'site_mismatch';
-  /** Token valid but the fingerprint sent with it names another device. */
+  /** Token valid but the fingerprint (or visitor id) sent with it is not the one it was issued for. */
   token_device_mismatch: boolean;
   /** Id of a signed token (valid or expired): 16 characters of its MAC; "" otherwise. */
   token_id: string;
@@ -84,6 +86,21 @@ export interface Features {
   ip: IpInfo;
   /** The browser's IANA time zone from the fingerprint evidence ("" when absent). */
   timezone: string;
+  /**
+   * Volatile facts of the event (fingerprint/volatile.ts): what a person changes without changing
+   * device — `navigator.languages` joined by commas ("" when absent) and the page zoom (1 when
+   * unknown). Absent in decisions recorded before they existed.
+   */
+  languages?: string;
+  page_zoom?: number;
+  /**
+   * How the token's registration named the device (fingerprint/device-link.ts): `exact`, `visitor`,
+   * `fuzzy` or `new`, with its confidence (0–1), and whether the first-party visitor id named another
+   * device than the fingerprint. Present with a valid token that names a device.
+   */
+  device_link?: DeviceLinkKind;
+  device_link_confidence?: number;
+  device_visitor_conflict?: boolean;
   /** The account's identity cluster (Pro, Enterprise, demo); null when not computed. */
   identity: IdentitySummary | null;
   /**
@@ -194,6 +211,7 @@ export async function buildFeatures(
   let deviceId = '';
   let source: Features['device_source'] = 'none';
   let tokenId = '';
+  let binding: TokenBinding | undefined;
   if (request.token !== undefined) {
     const check = verifyToken(ctx.services.keys.fingerprintToken, request.token, site.id, input.now);
     token = check.status;
@@ -202,6 +220,7 @@ export async function buildFeatures(
     if (check.status === 'valid' && check.deviceId !== '') {
       deviceId = check.deviceId;
       source = 'token';
+      binding = check.binding;
     }
     if (check.status === 'valid' || check.status === 'expired')
       tokenId = String(request.token).slice(String(request.token).lastIndexOf('.') + 1, -27);
@@ -213,7 +232,9 @@ export async function buildFeatures(
   // Hardware profile: from the evidence when it names this device; else, on payment events (the
   // only ones that count profiles), the one remembered for the token's device (one lookup).
   const paymentEvent = isPaymentEvent(c.event_type, c.payment_hash);
-  const fpProfile = fpDevice === deviceId ? hardwareProfileFromStable(stable) : '';
+  const registered = binding?.fingerprintId ?? deviceId;
+  const fpProfile = fpDevice === registered ? hardwareProfileFromStable(stable) : '';
+  const visitor = fp ? str(fp.visitor_id).toLowerCase() : '';
   const lookUpProfile = fpProfile === '' && source === 'token' && paymentEvent;
 
   const ua = input.userAgent;
@@ -283,7 +304,10 @@ export async function buildFeatures(
     device_id: deviceId,
     device_source: source,
     token,
-    token_device_mismatch: source === 'token' && fpDevice !== '' && fpDevice !== deviceId,
+    token_device_mismatch:
+      binding !== undefined &&
+      ((fpDevice !== '' && fpDevice !== registered) ||
+        (visitor !== '' && binding.visitorId !== '' && visitor !== binding.visitorId)),
     token_id: tokenId,
     stable_attributes: stableAttributeCount(stable),
     user_agent: ua,
@@ -322,6 +346,14 @@ export async function buildFeatures(
     subnet,
     ip: ctx.services.ipIntel.lookup(input.ip),
     timezone: fp ? str(fp.timezone) : '',
+    ...(fp ? volatileFacts(fp) : {}),
+    ...(binding
+      ? {
+          device_link: binding.link,
+          device_link_confidence: binding.confidence,
+          device_visitor_conflict: binding.visitorConflict,
+        }
+      : {}),
     identity: null,
     hardware_profile: profile,
   };

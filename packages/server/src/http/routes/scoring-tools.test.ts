@@ -94,6 +94,43 @@ describe('fingerprint and challenge routes', () => {
     expect(withEvidence.json().data.device_id).toBe(registered.device_id);
   });
 
+  it('keeps the device through a changed fingerprint by the visitor id; the token binds it', async () => {
+    const visitor_id = 'f'.repeat(32);
+    const fp = { ...FINGERPRINT, canvas_hash: 'visitor-canvas', platform: 'Win32' };
+    const first = (await post('/fingerprint', browser(), { fingerprint: { ...fp, visitor_id } })).json().data;
+    const changed = { ...fp, canvas_hash: 'rerendered', webgl: { vendor: 'V2', renderer: 'R2' }, visitor_id };
+    const second = (await post('/fingerprint', browser(), { fingerprint: changed })).json().data;
+    expect(second.device_id).toBe(first.device_id);
+    const context = { event_type: 'login', account_id: 'acct_visitor' };
+    const same = await post('/verify', serverHeaders(w.site), {
+      context,
+      token: second.token,
+      fingerprint: changed,
+    });
+    expect(same.json().data.device_id).toBe(first.device_id);
+    expect(same.json().data.signals.map((s: { rule: string }) => s.rule)).not.toContain(
+      'token_device_mismatch',
+    );
+    // The token sent with another browser's visitor id (a replayed token).
+    const replayed = await post('/verify', serverHeaders(w.site), {
+      context,
+      token: second.token,
+      fingerprint: { ...changed, visitor_id: 'e'.repeat(32) },
+    });
+    expect(replayed.json().data.signals.map((s: { rule: string }) => s.rule)).toContain(
+      'token_device_mismatch',
+    );
+  });
+
+  it('refuses a visitor id the SDK would not make: 400 validation_failed at body.fingerprint.visitor_id', async () => {
+    for (const visitor_id of ['short', 'has space in it 123456', 'x'.repeat(65), 42]) {
+      const res = await post('/fingerprint', browser(), { fingerprint: { ...FINGERPRINT, visitor_id } });
+      expect(res.statusCode, String(visitor_id)).toBe(400);
+      expect(res.json().error.code).toBe('validation_failed');
+      expect(res.json().error.details[0].path).toBe('body.fingerprint.visitor_id');
+    }
+  });
+
   it('validates fingerprint bodies (missing fingerprint, too many behaviour samples)', async () => {
     const missing = await post('/fingerprint', browser(), { behavior: {} });
     expect(missing.json().error.details[0].path).toBe('body.fingerprint');

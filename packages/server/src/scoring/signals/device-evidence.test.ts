@@ -21,6 +21,10 @@ describe('device evidence', () => {
   it('flags a token replayed from another device', () => {
     expect(rules({ token_device_mismatch: true })).toEqual(['token_device_mismatch']);
   });
+  it('flags a visitor id that names another device than the fingerprint', () => {
+    expect(rules({ device_visitor_conflict: true })).toEqual(['device_visitor_conflict']);
+    expect(rules({ device_visitor_conflict: false, device_link: 'visitor' })).toEqual([]);
+  });
 });
 
 describe('evidence the SDK would have sent', () => {

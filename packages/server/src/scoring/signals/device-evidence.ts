@@ -29,7 +29,13 @@ export const deviceEvidence: SignalFamily = {
     },
     token_device_mismatch: {
       score: 25,
-      description: 'The fingerprint sent with the token names a different device than the token.',
+      description:
+        'The fingerprint or first-party visitor id sent with the token is not the one the token was issued for.',
+    },
+    device_visitor_conflict: {
+      score: 20,
+      description:
+        "The SDK's first-party visitor id names another known device of the site than the fingerprint does (storage copied between browsers).",
     },
   },
   evaluate(f) {
@@ -38,6 +44,7 @@ export const deviceEvidence: SignalFamily = {
     else if (f.token === 'expired') out.push(emit(this, 'token_expired'));
     else if (f.token === 'site_mismatch') out.push(emit(this, 'token_site_mismatch'));
     if (f.token_device_mismatch) out.push(emit(this, 'token_device_mismatch'));
+    if (f.device_visitor_conflict) out.push(emit(this, 'device_visitor_conflict'));
     if (f.token === 'absent' && !f.has_fingerprint) {
       out.push(emit(this, 'no_device_evidence'));
       if (f.surface === 'browser') {
