@@ -1,12 +1,12 @@
 /**
  * The server's own view of where a /verify request's time went, read from its /metrics: the
- * histograms of the request timeline (`warden_verify_stage_seconds` by stage), the group commit
+ * histograms of the request timeline (`warden_decision_stage_seconds` by stage), the group commit
  * (`warden_commit_batch_size`, `warden_commit_wait_seconds`, `warden_commit_seconds`) and the WAL
  * checkpoints (`warden_wal_checkpoint_seconds`), as the difference between two scrapes (one
  * benchmark phase). Quantiles are the upper bounds of Prometheus buckets: coarse, but the server's.
  */
 const TIMELINE_METRICS = [
-  'warden_verify_stage_seconds',
+  'warden_decision_stage_seconds',
   'warden_commit_wait_seconds',
   'warden_commit_seconds',
   'warden_commit_batch_size',

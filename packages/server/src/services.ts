@@ -94,10 +94,11 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
   let engine: ScoringEngine | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   const siteKeys = new SiteKeyCache<ScoringSite>(options.siteKeyTtlMs);
+  const metrics = serviceMetrics(base.metrics);
   const services: Services = {
     keys: { fingerprintToken: fingerprintTokenKey(base.secret), pow: powKey(base.secret) },
-    metrics: serviceMetrics(base.metrics),
-    decisions: openDecisionLog(base.database, outbox, base.worker?.commit),
+    metrics,
+    decisions: openDecisionLog(base.database, outbox, base.worker?.commit, metrics),
     rules: new RuleStore(base),
     siteKeys,
     siteChanges: new SiteChangeFeed(base.database, siteKeys, base.logger),
