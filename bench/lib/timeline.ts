@@ -51,7 +51,7 @@ function quantile(buckets: Array<[number, number]>, count: number, p: number): n
 
 const isSeconds = (series: string) => series.includes('_seconds');
 const show = (v: number, seconds: boolean) =>
-  !Number.isFinite(v) ? 'more' : seconds ? `${+(v * 1000).toPrecision(3)} ms` : String(v);
+  !Number.isFinite(v) ? 'more' : seconds ? `${+(v * 1000).toPrecision(3)} ms` : String(+v.toPrecision(3));
 
 /** One line per series that saw observations between the two scrapes. */
 export function timelineReport(before: MetricsSnapshot, after: MetricsSnapshot): string[] {
