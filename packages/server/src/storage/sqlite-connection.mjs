@@ -9,9 +9,10 @@ import SqliteDatabase from 'better-sqlite3';
  * (cache_size -16000), which two connections fill as the file grows: up to 32 MB of the process's
  * memory for pages the OS page cache holds anyway. The main thread's connection runs the reads
  * (dashboard, searches); the decision writer's appends, whose hot pages are the indexes' interior
- * pages and newest leaves. Measured with bench/soak.ts: the process's RSS (docs/architecture.md).
+ * pages and newest leaves; the WAL checkpointer's only passes pages from the WAL to the file.
+ * Measured with bench/soak.ts: the process's RSS (docs/architecture.md).
  */
-export const SQLITE_CACHE_KB = { main: 8192, writer: 4096 };
+export const SQLITE_CACHE_KB = { main: 8192, writer: 4096, checkpointer: 1024 };
 
 /**
  * WAL pages (4 KiB each, ~64 MB) past which a commit checkpoints after all: far more than the

@@ -38,8 +38,7 @@ export class WalCheckpointer {
     intervalMs = CHECKPOINT_INTERVAL_MS,
   ) {
     this.worker = new Worker(CHECKPOINTER_THREAD, {
-      // A small page cache: it reads the WAL and writes the database, through the OS page cache.
-      workerData: { file, intervalMs, cacheKb: 1024 },
+      workerData: { file, intervalMs },
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
     });
     // Never keeps the process alive by itself.

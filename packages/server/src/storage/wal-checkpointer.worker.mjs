@@ -7,7 +7,7 @@
 // should commits never leave it that moment, a short RESTART checkpoint makes one.
 import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from './sqlite-connection.mjs';
+import { openSqlite, SQLITE_CACHE_KB } from './sqlite-connection.mjs';
 
 try {
   writeFileSync('/proc/thread-self/comm', 'warden-checkpt');
@@ -23,8 +23,12 @@ const MAX_PASSES = 4;
  * copied the rest), then the next commit starts the WAL from its beginning.
  */
 const RESTART_FRAMES = 4096;
+const RESTART_WAIT_MS = 20;
 
-const sqlite = openSqlite(workerData.file, workerData.cacheKb);
+const sqlite = openSqlite(workerData.file, SQLITE_CACHE_KB.checkpointer);
+// A RESTART checkpoint holds new commits back while it waits for the other connections' open
+// transactions: it gives up after this long (and the next round tries again) instead of 5 s.
+sqlite.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
 let timer;
 
 /** The WAL's frames, and how many of them were in the database, after the last pass. */
