@@ -65,15 +65,19 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     try {
       await Promise.all(Array.from({ length: 5 }, () => writer.write(decisionRow(site))));
       await writer.write(decisionRow(site));
+      // One queued while a batch commits: it waits for that commit, not for a timer.
+      const first = writer.write(decisionRow(site));
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([first, writer.write(decisionRow(site))]);
     } finally {
       vi.useRealTimers();
     }
-    expect(batches.map((b) => b.size)).toEqual([5, 1]);
+    expect(batches.map((b) => b.size)).toEqual([5, 1, 1, 1]);
     for (const b of batches) {
       expect(b.wait).toBeGreaterThanOrEqual(0);
       expect(b.commit).toBeGreaterThan(0);
     }
-    expect(await count('decisions')).toBe(6);
+    expect(await count('decisions')).toBe(8);
   });
 
   it('fails only the bad decision of a batch: the others are recorded, it leaves nothing behind', async () => {

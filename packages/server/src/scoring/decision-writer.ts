@@ -122,16 +122,14 @@ export class DecisionWriter {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
+    // Taken now: the next write queued while this batch commits sets `queuedSince` anew.
+    const sent = performance.now();
+    const waited = sent - this.queuedSince;
     let queued = 0;
     const deliveries: WebhookDeliveriesTable[] = [];
     try {
-      const sent = performance.now();
       const result = await this.commitBatch(batch.map((p) => p.write));
-      this.metrics.commitBatch(
-        batch.length,
-        (sent - this.queuedSince) / 1000,
-        (performance.now() - sent) / 1000,
-      );
+      this.metrics.commitBatch(batch.length, waited / 1000, (performance.now() - sent) / 1000);
       queued = result.queued;
       deliveries.push(...result.deliveries);
       for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);
