@@ -74,3 +74,18 @@ export function timelineReport(before: MetricsSnapshot, after: MetricsSnapshot):
   if (lines.length === 0) lines.push('(no timeline metrics: a build without them)');
   return lines;
 }
+
+/** The upper bound of the highest bucket of `series` that saw an observation between two scrapes (0: none). */
+export function slowestBound(before: MetricsSnapshot, after: MetricsSnapshot, series: string): number {
+  const now = after.get(series);
+  if (!now) return 0;
+  const was = before.get(series);
+  let below = 0;
+  let slowest = 0;
+  for (const [bound, cumulative] of [...now.buckets].sort((a, b) => a[0] - b[0])) {
+    const count = cumulative - (was?.buckets.get(bound) ?? 0);
+    if (count > below) slowest = bound;
+    below = count;
+  }
+  return slowest;
+}
