@@ -4,7 +4,10 @@
  * POST /api/antibot/verify on loopback with bodies in which every event is a new account, IP,
  * e-mail, device and payment hash, prints the server's RSS every 10 s and, at the end, the RSS
  * slope per 1,000 requests (least squares over the whole run and over its second half), its peak,
- * and the server's CPU time per request (all its threads: the cost of a garbage-collector setting).
+ * and the server's CPU time per request (all its threads: the cost of a garbage-collector setting);
+ * for the tail: the requests answered after more than 1 s, the slowest, and per sample and over
+ * the run the longest event-loop delay and group commit the server saw (its /metrics; the commit
+ * from its histogram's buckets: "≤ bound").
  * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
  * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
  * identity clusters are built on pro and enterprise only), --detail (with each sample: anonymous and
@@ -14,6 +17,8 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { arg } from './lib/args.ts';
+import { eventLoopDelay } from './lib/servers.ts';
+import { type MetricsSnapshot, scrapeTimeline, slowestBound } from './lib/timeline.ts';
 import { cpuMsOf, highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
 
 const MINUTES = Number(arg('minutes') ?? 30);
@@ -42,10 +47,17 @@ async function main(): Promise<void> {
   let sent = 0;
   let done = 0;
   let failed = 0;
+  let overOneSecond = 0;
+  let slowestMs = 0;
+  let loopMaxMs = 0;
+  let commitMax = 0;
+  const baseUrl = `http://127.0.0.1:${PORT}`;
+  await eventLoopDelay(baseUrl); // starts the first delay window
+  let timeline: MetricsSnapshot = await scrapeTimeline(baseUrl);
   const started = Date.now();
   const cpuAtStart = cpuMsOf(pid);
   const samples: Array<[number, number]> = [[0, rssOf(pid)]];
-  console.log(`   t(s)  requests   req/s   RSS(MB)`);
+  console.log(`   t(s)  requests   req/s   RSS(MB)  loop max(ms)  commit max(ms)`);
   console.log(
     `${'0'.padStart(7)}${'0'.padStart(10)}${'-'.padStart(8)}${(samples[0]![1] / MB).toFixed(1).padStart(10)}`,
   );
@@ -53,12 +65,19 @@ async function main(): Promise<void> {
   const sampler = setInterval(async () => {
     const rss = rssOf(pid);
     const detail = DETAIL ? `   ${await memoryDetail(pid, PORT)}` : '';
+    const loop = await eventLoopDelay(baseUrl);
+    const now = await scrapeTimeline(baseUrl);
+    const commit = slowestBound(timeline, now, 'warden_commit_seconds');
+    timeline = now;
+    loopMaxMs = Math.max(loopMaxMs, loop.maxMs);
+    commitMax = Math.max(commitMax, commit);
     samples.push([done, rss]);
     const t = Math.round((Date.now() - started) / 1000);
     const rate = (done - lastDone) / (SAMPLE_MS / 1000);
     lastDone = done;
     console.log(
-      `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}${detail}`,
+      `${String(t).padStart(7)}${String(done).padStart(10)}${rate.toFixed(0).padStart(8)}${(rss / MB).toFixed(1).padStart(10)}` +
+        `${loop.maxMs.toFixed(1).padStart(14)}${`≤ ${commit * 1000}`.padStart(16)}${detail}`,
     );
   }, SAMPLE_MS);
   let finished: () => void = () => {};
@@ -85,9 +104,11 @@ async function main(): Promise<void> {
     },
     () => finished(),
   );
-  instance.on('response', (_client, statusCode) => {
+  instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
     done++;
     if (statusCode >= 400) failed++;
+    if (responseTimeMs > 1000) overOneSecond++;
+    slowestMs = Math.max(slowestMs, responseTimeMs);
   });
   await ended;
   clearInterval(sampler);
@@ -108,6 +129,10 @@ async function main(): Promise<void> {
   );
   console.log(
     `RSS slope per 1,000 requests: ${perK(slope(samples))} over the whole run, ${perK(slope(half))} over the second half`,
+  );
+  console.log(
+    `tail: ${overOneSecond} requests over 1 s, the slowest ${slowestMs.toFixed(0)} ms; event-loop delay max ` +
+      `${loopMaxMs.toFixed(1)} ms; longest group commit ≤ ${commitMax * 1000} ms (10 s samples)`,
   );
   console.log(
     `server CPU (all threads): ${(cpuMs / 1000).toFixed(0)} s, ${((cpuMs * 1000) / done).toFixed(0)} µs per request`,

@@ -15,8 +15,9 @@
  * and in total, the ratio to the echo's CPU per request for the same bodies (and to the echo paced
  * to Warden's decisions/s of the first --workers count: CPU per request rises as the rate falls, so
  * the full-speed echo alone overstates the gap), requests/s, latency
- * p50/p99/max, event-loop delay p99/max (the server's /metrics) and peak RSS (VmHWM, reset per
- * scenario).
+ * p50/p99/max, event-loop delay p99/max (the server's /metrics), peak RSS (VmHWM, reset per
+ * scenario) and Warden's own timeline of the scenario (bench/lib/timeline.ts: where a decision's
+ * time went, stage by stage, the group commit's batches and the WAL checkpoints).
  *
  * Options: --duration <s> measured seconds per scenario (default 15), --connections <n> (32),
  * --threads (CPU per request of every thread), --warm <N> distinct events fed first (default 5000; the issue's "after a few hundred thousand
@@ -35,6 +36,7 @@ import { arg } from './lib/args.ts';
 import { type LoadOptions, load as loadOnce } from './lib/load.ts';
 import { cpuSince, peakRssMb, readThreadTicks, resetPeakRss, rssMb, threadsSince } from './lib/proc-stat.ts';
 import { eventLoopDelay, type Running, startEcho, startReceiver, startWarden } from './lib/servers.ts';
+import { type MetricsSnapshot, scrapeTimeline, timelineReport } from './lib/timeline.ts';
 import { SCENARIO_BODIES, type Scenario, warmBody } from './lib/verify-bodies.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -70,6 +72,8 @@ interface Measured {
   latency: { p50: number; p99: number; max: number };
   eventLoop: { p99Ms: number; maxMs: number } | undefined;
   peakRssMb: number;
+  /** Warden's own timeline of the measured seconds (bench/lib/timeline.ts). */
+  timeline: string[];
 }
 
 async function measure(
@@ -90,7 +94,11 @@ async function measure(
     next,
     ...paced,
   });
-  if (warden) await eventLoopDelay(server.url); // starts the delay window
+  let timelineBefore: MetricsSnapshot | undefined;
+  if (warden) {
+    await eventLoopDelay(server.url); // starts the delay window
+    timelineBefore = await scrapeTimeline(server.url);
+  }
   resetPeakRss(server.pid);
   const before = readThreadTicks(server.pid);
   const result: autocannon.Result = await load({
@@ -112,6 +120,7 @@ async function measure(
           .join(', '),
     );
   const eventLoop = warden ? await eventLoopDelay(server.url) : undefined;
+  const timeline = timelineBefore ? timelineReport(timelineBefore, await scrapeTimeline(server.url)) : [];
   const ok = Math.max(1, result['2xx']);
   const total = cpu.main + cpu.primary + cpu.writer + cpu.others;
   return {
@@ -129,6 +138,7 @@ async function measure(
     latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
     eventLoop,
     peakRssMb: peakRssMb(server.pid),
+    timeline,
   } satisfies Measured;
 }
 
@@ -179,6 +189,8 @@ function report(
       `${msText(warden.eventLoop.p99Ms)} / ${msText(warden.eventLoop.maxMs)}`,
     );
   row('peak RSS', `${warden.peakRssMb.toFixed(0)} MB`, echo && `${echo.peakRssMb.toFixed(0)} MB`);
+  console.log("  Warden's timeline (/metrics, this scenario's measured seconds):");
+  for (const line of warden.timeline) console.log(`    ${line}`);
 }
 
 function percentile(values: number[], p: number): number {

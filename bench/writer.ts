@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as hdr from 'hdr-histogram-js';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openConfiguredDatabase } from '../packages/server/src/main.ts';
 import { timeOrderedId } from '../packages/server/src/scoring/decision-id.ts';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     await writer.ready();
     let inFlight: string[] = [];
     let before = readThreadTicks(process.pid);
+    let commits = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000 });
     let started = Date.now();
     for (let n = 0; n < ROWS; n += BATCH) {
       const rows = Array.from({ length: BATCH }, (_, i) => {
@@ -59,7 +61,9 @@ async function main(): Promise<void> {
           evidence,
         });
       });
+      const sent = performance.now();
       await Promise.all(rows.map((row) => writer.write(row)));
+      commits.recordValue(Math.round((performance.now() - sent) * 1000));
       if (DELIVER) {
         const now = Date.now();
         await completeSuccesses(writer.writes, 'bench', inFlight, 200, '', now);
@@ -72,8 +76,11 @@ async function main(): Promise<void> {
         console.log(
           `rows ${String(n + BATCH).padStart(7)}: CPU µs per decision main ${(cpu.main / BLOCK).toFixed(0)}, ` +
             `writer ${(cpu.writer / BLOCK).toFixed(0)}, others ${(cpu.others / BLOCK).toFixed(0)}; ` +
-            `${((BLOCK * 1000) / (Date.now() - started)).toFixed(0)} decisions/s`,
+            `${((BLOCK * 1000) / (Date.now() - started)).toFixed(0)} decisions/s; ` +
+            `commit ms p50 ${at(commits, 50)}, p99 ${at(commits, 99)}, p99.9 ${at(commits, 99.9)}, max ${(commits.maxValue / 1000).toFixed(1)}`,
         );
+        commits.destroy();
+        commits = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000 });
         before = after;
         started = Date.now();
       }
@@ -82,6 +89,11 @@ async function main(): Promise<void> {
     await database.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A percentile of a histogram of µs, in ms. */
+function at(histogram: hdr.Histogram, p: number): string {
+  return (histogram.getValueAtPercentile(p) / 1000).toFixed(1);
 }
 
 await main();

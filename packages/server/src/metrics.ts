@@ -9,6 +9,37 @@ import { Counter, Histogram, type Registry } from 'prom-client';
  */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const ENGINE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25];
+/** The timeline's stages and the writer's waits: from tens of microseconds to the half second. */
+const STAGE_BUCKETS = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5,
+];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/**
+ * The stages of a /verify request that records a decision, each ending at its name: received →
+ * validated (body read, parsed and checked) → observed (the request's own signals) → decided
+ * (scoring and rules) → queued (handed to the group commit) → committed (durable) → answered.
+ */
+export const DECISION_STAGES = [
+  'validated',
+  'observed',
+  'decided',
+  'queued',
+  'committed',
+  'answered',
+] as const;
+export type DecisionStage = (typeof DECISION_STAGES)[number];
+
+/** The decision writer's view: its group commits and the WAL checkpoints beside them. */
+export interface WriterMetrics {
+  /** One group commit: its decisions, how long the first of them waited to be sent, the commit's time. */
+  commitBatch(size: number, waitSeconds: number, commitSeconds: number): void;
+  /** One round of the WAL checkpointer thread (storage/wal-checkpointer.ts). */
+  checkpoint(seconds: number): void;
+}
+
+/** Where a process without metrics (tests, CLI commands) sends the writer's. */
+export const UNOBSERVED_WRITER: WriterMetrics = { commitBatch() {}, checkpoint() {} };
 
 /** The route label of a request that matched no route (404s of unknown paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -21,7 +52,7 @@ export type ChallengeOutcome =
   | 'already_used'
   | 'unknown_challenge';
 
-export interface ServiceMetrics {
+export interface ServiceMetrics extends WriterMetrics {
   /** One finished HTTP request: `route` is the route template. */
   request(method: string, route: string, status: number, seconds: number): void;
   /** One new decision (replays are not decisions) and the engine's time for it. */
@@ -33,6 +64,8 @@ export interface ServiceMetrics {
   /** Custom rules that matched one decision. */
   ruleHits(live: number, shadow: number): void;
   challenge(outcome: ChallengeOutcome): void;
+  /** One recorded /verify decision's timeline: the seconds each stage took, in DECISION_STAGES order. */
+  decisionTimeline(stageSeconds: readonly number[]): void;
 }
 
 function metric<T>(registry: Registry, name: string, create: () => T): T {
@@ -123,6 +156,63 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
       }),
   );
 
+  const stages = metric(
+    registry,
+    'warden_decision_stage_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_decision_stage_seconds',
+        help: 'Time of each stage of a /verify request that records a decision, by the stage it ends (validated, observed, decided, queued, committed, answered)',
+        labelNames: ['stage'] as const,
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const batchSize = metric(
+    registry,
+    'warden_commit_batch_size',
+    () =>
+      new Histogram({
+        name: 'warden_commit_batch_size',
+        help: 'Decisions per group commit',
+        buckets: BATCH_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const batchWait = metric(
+    registry,
+    'warden_commit_wait_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_commit_wait_seconds',
+        help: 'How long the first decision of a group commit waited for the commit to start',
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const commitTime = metric(
+    registry,
+    'warden_commit_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_commit_seconds',
+        help: 'Group commit time, from sending the batch to its answer (durable)',
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const checkpoints = metric(
+    registry,
+    'warden_wal_checkpoint_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_wal_checkpoint_seconds',
+        help: 'Duration of each round of WAL checkpoints (embedded SQLite file; the checkpointer thread)',
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+
   const requestChild = bound((key) => {
     const [method = '', route = '', status = ''] = key.split('\u0000');
     return { count: requests.labels(method, route, status), time: duration.labels(method, route) };
@@ -137,6 +227,7 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
   const liveHits = rules.labels('live');
   const shadowHits = rules.labels('shadow');
   const challengeChild = bound((outcome) => challenges.labels(outcome));
+  const stageChildren = DECISION_STAGES.map((stage) => stages.labels(stage));
 
   const metrics: ServiceMetrics = {
     request(method, route, status, seconds) {
@@ -157,6 +248,17 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
     },
     challenge(outcome) {
       challengeChild(outcome).inc();
+    },
+    decisionTimeline(stageSeconds) {
+      for (let i = 0; i < stageChildren.length; i++) stageChildren[i]!.observe(stageSeconds[i] ?? 0);
+    },
+    commitBatch(size, waitSeconds, commitSeconds) {
+      batchSize.observe(size);
+      batchWait.observe(waitSeconds);
+      commitTime.observe(commitSeconds);
+    },
+    checkpoint(seconds) {
+      checkpoints.observe(seconds);
     },
   };
   return metrics;

@@ -18,6 +18,10 @@ const ALLOWED: Record<string, string> = {
     'the CEL environment: variables and functions registered once at load, never changed; evaluations share nothing',
   'scoring/decision-writer.worker.mjs statements':
     "the writer thread's entry module: its scope is that thread's own state (one connection, its statements)",
+  'storage/wal-checkpointer.worker.mjs timer':
+    "the checkpointer thread's entry module: its scope is that thread's own state (its next round)",
+  'storage/wal-checkpointer.worker.mjs last':
+    "the checkpointer thread's entry module: the WAL it saw last, that thread's own state",
   'scoring/email-domains.ts DISPOSABLE': 'constant set of disposable e-mail domains',
   'scoring/signals/automation.ts HARD_HEADLESS': 'constant set of rule names',
   'scoring/signals/session.ts CARRIED': 'constant set of rule names',

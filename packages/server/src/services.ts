@@ -94,10 +94,12 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
   let engine: ScoringEngine | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   const siteKeys = new SiteKeyCache<ScoringSite>(options.siteKeyTtlMs);
+  const metrics = serviceMetrics(base.metrics);
+  const decisions = openDecisionLog(base.database, outbox, base.worker?.commit, metrics);
   const services: Services = {
     keys: { fingerprintToken: fingerprintTokenKey(base.secret), pow: powKey(base.secret) },
-    metrics: serviceMetrics(base.metrics),
-    decisions: openDecisionLog(base.database, outbox, base.worker?.commit),
+    metrics,
+    decisions,
     rules: new RuleStore(base),
     siteKeys,
     siteChanges: new SiteChangeFeed(base.database, siteKeys, base.logger),
@@ -110,7 +112,11 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
       powFloor: new BoundedMemo(10_000, parsePowFloor),
     },
     assets: new AssetCache(),
-    sweeper: new ExpirySweeper({ db: base.database.db, logger: base.logger, now: base.now }),
+    sweeper: new ExpirySweeper({
+      writes: () => decisions.writer.writes,
+      logger: base.logger,
+      now: base.now,
+    }),
     get engine() {
       engine ??= createEngine(ctx, { identity: services.identity });
       return engine;

@@ -1,4 +1,5 @@
 import type { Signal } from '@warden/protocol';
+import type { WriterMetrics } from '../metrics.ts';
 import type { DecisionWriter, RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -89,14 +90,16 @@ export interface DecisionLog {
 
 /**
  * The decision log of `database`, in its dialect. With `remote` (a `serve --workers` worker on the
- * embedded default) its decisions are committed by the primary's writer instead.
+ * embedded default) its decisions are committed by the primary's writer instead. `metrics`: where
+ * its writer reports its group commits and WAL checkpoints.
  */
 export function openDecisionLog(
   database: Database,
   outbox: OutboxSignal,
   remote?: RemoteCommit,
+  metrics?: WriterMetrics,
 ): DecisionLog {
   return database.dialect === 'postgres'
-    ? new PostgresDecisionLog(database, outbox, remote)
-    : new SqliteDecisionLog(database, outbox, remote);
+    ? new PostgresDecisionLog(database, outbox, remote, metrics)
+    : new SqliteDecisionLog(database, outbox, remote, metrics);
 }

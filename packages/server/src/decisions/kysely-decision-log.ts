@@ -1,5 +1,6 @@
 import type { Signal } from '@warden/protocol';
 import { sql } from 'kysely';
+import type { WriterMetrics } from '../metrics.ts';
 import { DecisionWriter, type RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -41,6 +42,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
     private readonly outbox: OutboxSignal,
     /** A `serve --workers` worker's commit on the primary (its writer group-commits every worker's). */
     private readonly remote?: RemoteCommit,
+    private readonly metrics?: WriterMetrics,
   ) {
     this.clusters = new ClusterDecisions(database);
     this.rules = new RuleDecisions(database);
@@ -48,7 +50,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
   }
 
   get writer(): DecisionWriter {
-    this.writerInstance ??= new DecisionWriter(this.database, this.outbox, this.remote);
+    this.writerInstance ??= new DecisionWriter(this.database, this.outbox, this.remote, this.metrics);
     return this.writerInstance;
   }
 

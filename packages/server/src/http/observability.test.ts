@@ -108,6 +108,16 @@ describe('/metrics measures the service', () => {
     expect(sample(text, 'warden_challenges_total', { outcome: 'issued' })).toBe(1 + challengeActions);
     expect(sample(text, 'warden_challenges_total', { outcome: 'solved' })).toBe(1);
     expect(sample(text, 'warden_challenges_total', { outcome: 'already_used' })).toBe(1);
+
+    // The timeline of the two recorded decisions' requests (not the replay's), stage by stage.
+    for (const stage of ['validated', 'observed', 'decided', 'queued', 'committed', 'answered'])
+      expect(sample(text, 'warden_decision_stage_seconds_count', { stage }), stage).toBe(2);
+    expect(sample(text, 'warden_decision_stage_seconds_bucket', { stage: 'committed', le: '+Inf' })).toBe(2);
+    // Their group commits (one each: the requests came one after another).
+    expect(sample(text, 'warden_commit_batch_size_count')).toBe(2);
+    expect(sample(text, 'warden_commit_batch_size_sum')).toBe(2);
+    expect(sample(text, 'warden_commit_wait_seconds_count')).toBe(2);
+    expect(sample(text, 'warden_commit_seconds_count')).toBe(2);
   });
 });
 

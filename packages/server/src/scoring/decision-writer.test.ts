@@ -51,6 +51,35 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     expect(stored).toEqual({ ...rows[1], cluster_id: null, rule_input: null, browser_decision_id: null });
   });
 
+  it('commits without waiting for any timer, the writes of one turn in one batch it reports', async () => {
+    const site = await createSite(database, 'pro');
+    const batches: Array<{ size: number; wait: number; commit: number }> = [];
+    const metrics = {
+      commitBatch: (size: number, wait: number, commit: number) => batches.push({ size, wait, commit }),
+      checkpoint: () => undefined,
+    };
+    const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);
+    await writer.ready();
+    // Timers that never fire: a commit that waited for one would never be answered.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    try {
+      await Promise.all(Array.from({ length: 5 }, () => writer.write(decisionRow(site))));
+      await writer.write(decisionRow(site));
+      // One queued while a batch commits: it waits for that commit, not for a timer.
+      const first = writer.write(decisionRow(site));
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([first, writer.write(decisionRow(site))]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(batches.map((b) => b.size)).toEqual([5, 1, 1, 1]);
+    for (const b of batches) {
+      expect(b.wait).toBeGreaterThanOrEqual(0);
+      expect(b.commit).toBeGreaterThan(0);
+    }
+    expect(await count('decisions')).toBe(8);
+  });
+
   it('fails only the bad decision of a batch: the others are recorded, it leaves nothing behind', async () => {
     const site = await createSite(database, 'pro');
     await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');

@@ -2,11 +2,13 @@ import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { decisionInsertTemplate, decisionRowsInsert } from '../decisions/decision-insert.ts';
 import { takeKeyQuery, takeKeysQuery } from '../decisions/key-queries.ts';
+import { UNOBSERVED_WRITER, type WriterMetrics } from '../metrics.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { WalCheckpointer } from '../storage/wal-checkpointer.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import {
   deliveryRow,
@@ -60,6 +62,8 @@ export class DecisionWriter {
     resolve: (recorded: boolean) => void;
     reject: (err: unknown) => void;
   }> = [];
+  /** When the oldest write of the queue was queued (performance.now()). */
+  private queuedSince = 0;
   private flushing: Promise<void> = Promise.resolve();
   private readonly commitBatch: Committer;
   private readonly thread: WriterThread | undefined;
@@ -77,10 +81,11 @@ export class DecisionWriter {
     private readonly outbox: OutboxSignal,
     /** Where commits are made instead (a `serve --workers` worker: the primary's writer). */
     private readonly remote?: RemoteCommit,
+    private readonly metrics: WriterMetrics = UNOBSERVED_WRITER,
   ) {
     if (remote) this.commitBatch = () => Promise.reject(new Error('commits are made elsewhere'));
     else if (database.sqlite) {
-      const sqlite = sqliteCommitter(database, outbox);
+      const sqlite = sqliteCommitter(database, outbox, metrics);
       this.commitBatch = sqlite.commit;
       this.thread = sqlite.thread;
     } else this.commitBatch = kyselyCommitter(database.db, outbox);
@@ -102,8 +107,10 @@ export class DecisionWriter {
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key, signals }, resolve, reject }),
     );
-    // The first write of a turn schedules the flush that takes every write queued until then.
+    // The first write of a turn schedules the flush that takes every write queued until then: at
+    // once when no commit is under way, else as soon as it is answered (no timer either way).
     if (this.queue.length === 1) {
+      this.queuedSince = performance.now();
       setImmediate(() => {
         this.flushing = this.flushing.then(() => this.flush());
       });
@@ -115,10 +122,14 @@ export class DecisionWriter {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
+    // Taken now: the next write queued while this batch commits sets `queuedSince` anew.
+    const sent = performance.now();
+    const waited = sent - this.queuedSince;
     let queued = 0;
     const deliveries: WebhookDeliveriesTable[] = [];
     try {
       const result = await this.commitBatch(batch.map((p) => p.write));
+      this.metrics.commitBatch(batch.length, waited / 1000, (performance.now() - sent) / 1000);
       queued = result.queued;
       deliveries.push(...result.deliveries);
       for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);
@@ -268,6 +279,7 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
 function sqliteCommitter(
   database: Database,
   outbox: OutboxSignal,
+  metrics: WriterMetrics,
 ): { commit: Committer; thread?: WriterThread } {
   const { sql, bindAll } = commitStatements(database, outbox);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
@@ -306,7 +318,12 @@ function sqliteCommitter(
     };
   };
   const thread = new WriterThread(database.sqliteFile, sql, { commit: here, run: runHere });
-  database.onClose(() => thread.close());
+  const checkpointer = new WalCheckpointer(
+    database.sqliteFile,
+    (round) => metrics.checkpoint(round.seconds),
+    (message) => process.emitWarning(message),
+  );
+  database.onClose(() => Promise.all([thread.close(), checkpointer.close()]).then(() => undefined));
   return { commit: rebinding((writes) => thread.commit(writes)), thread };
 }
 

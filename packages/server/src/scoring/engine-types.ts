@@ -39,6 +39,19 @@ export interface ScoringRequest {
   idempotency_key?: string;
 }
 
+/**
+ * performance.now() at the end of each stage of a single-event request, filled in as it goes
+ * (metrics.ts DECISION_STAGES): the route sets `validated`, the engine `observed`, record.ts
+ * `decided`, `queued` (handed to the group commit) and `committed` (durable).
+ */
+export interface DecisionTimeline {
+  validated: number;
+  observed?: number;
+  decided?: number;
+  queued?: number;
+  committed?: number;
+}
+
 export interface ScoringInput {
   ctx: AppContext;
   site: SitesTable;
@@ -56,6 +69,8 @@ export interface ScoringInput {
    * shared state (one message in a `serve --workers` worker): refused, `score` throws its 429.
    */
   limit?: ScoringRateLimit;
+  /** Where the request's stages are timed, when it is (the single-event routes). */
+  timeline?: DecisionTimeline;
 }
 
 export interface EngineResult {

@@ -66,6 +66,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       const [observed, custom] = isPromise(rules)
         ? await Promise.all([observer.observe(input, input.limit), rules])
         : [await observer.observe(input, input.limit), rules];
+      if (input.timeline) input.timeline.observed = performance.now();
       const { decision, features, ruleInput, failures } = decide(observed, {
         families,
         hard,

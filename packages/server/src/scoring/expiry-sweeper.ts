@@ -13,12 +13,14 @@ const SWEEPS = [
 
 /**
  * Forgets expired scoring records every 10 minutes (one per process, services.ts; started by the
- * scoring routes, stopped when the app closes).
+ * scoring routes, stopped when the app closes). Its statements run where `writes` says: on a SQLite
+ * file, the decision writer thread (`DecisionWriter.writes`), between group commits, so that the
+ * main thread neither runs the deletes nor waits for the write lock while a commit holds it.
  */
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { db: Kysely<DB>; logger: Logger; now: () => number }) {}
+  constructor(private readonly deps: { writes: () => Kysely<DB>; logger: Logger; now: () => number }) {}
 
   start(): void {
     if (this.timer) return;
@@ -33,7 +35,8 @@ export class ExpirySweeper {
 
   /** One round of every sweep (failures are logged, never thrown). */
   async sweep(): Promise<void> {
-    const { db, logger, now } = this.deps;
+    const { writes, logger, now } = this.deps;
+    const db = writes();
     await Promise.all(
       SWEEPS.map(([records, sweep]) =>
         sweep(db, now()).catch((err: unknown) =>

@@ -6,7 +6,13 @@ import type { RuledDecision } from '../rules/apply.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
-import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
+import type {
+  DecisionTimeline,
+  EngineResult,
+  ScoringEngine,
+  ScoringInput,
+  ScoringRequest,
+} from './engine-types.ts';
 import {
   beginIdempotent,
   bodyHashOf,
@@ -37,6 +43,8 @@ export interface ScoreEventInput {
    * state: the single-event routes' when the request claims no idempotency key.
    */
   limit?: ScoringRateLimit;
+  /** Where the request's stages are timed (the single-event routes; engine-types.ts). */
+  timeline?: DecisionTimeline;
 }
 
 export interface ScoreEventResult {
@@ -143,10 +151,15 @@ async function recordWithOutcome(
   key: IdempotencyKeysTable | undefined,
 ): Promise<boolean> {
   const onPrimary = ctx.worker?.commit;
-  if (onPrimary) return onPrimary(row, key, engine.outcome?.(input, result) ?? []);
+  const { timeline } = input;
+  if (timeline) timeline.queued = performance.now();
   // Decision row + outbox row + the idempotency key row in one transaction (decision-writer.ts);
   // false: the key was taken by another decision meanwhile, and nothing was written.
-  if (!(await ctx.services.decisions.record(row, key, result.signals))) return false;
+  const recorded = await (onPrimary
+    ? onPrimary(row, key, engine.outcome?.(input, result) ?? [])
+    : ctx.services.decisions.record(row, key, result.signals));
+  if (timeline) timeline.committed = performance.now();
+  if (onPrimary || !recorded) return recorded;
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(input, result);
@@ -233,8 +246,10 @@ async function scoreAndWrite(
     now,
   };
   if (input.limit) scoringInput.limit = input.limit;
+  if (input.timeline) scoringInput.timeline = input.timeline;
   const started = performance.now();
   const result = await engine.score(scoringInput);
+  if (input.timeline) input.timeline.decided = performance.now();
   const decisionMs = Math.round((performance.now() - started) * 1000) / 1000;
   const decision = decisionData(scoringInput.decisionId, result, decisionMs, now);
   const row = decisionRow(scoringInput, result, decision);

@@ -9,9 +9,16 @@ import SqliteDatabase from 'better-sqlite3';
  * (cache_size -16000), which two connections fill as the file grows: up to 32 MB of the process's
  * memory for pages the OS page cache holds anyway. The main thread's connection runs the reads
  * (dashboard, searches); the decision writer's appends, whose hot pages are the indexes' interior
- * pages and newest leaves. Measured with bench/soak.ts: the process's RSS (docs/architecture.md).
+ * pages and newest leaves; the WAL checkpointer's only passes pages from the WAL to the file.
+ * Measured with bench/soak.ts: the process's RSS (docs/architecture.md).
  */
-export const SQLITE_CACHE_KB = { main: 8192, writer: 4096 };
+export const SQLITE_CACHE_KB = { main: 8192, writer: 4096, checkpointer: 1024 };
+
+/**
+ * WAL pages (4 KiB each, ~64 MB) past which a commit checkpoints after all: far more than the
+ * checkpointer thread lets the WAL reach (bench/latency.ts: the checkpoints it reports).
+ */
+export const WAL_BACKSTOP_PAGES = 16000;
 
 /**
  * Open `file` (or ':memory:') with Warden's settings; every connection to the file gets the same
@@ -28,12 +35,11 @@ export function openSqlite(file, cacheKb = SQLITE_CACHE_KB.main) {
   // Two connections write the file (this thread and the decision writer thread): a writer waits
   // for the other's transaction instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  // Checkpoint every 8,000 pages (~32 MB of WAL) instead of 1,000: a page that several commits
-  // change is copied into the database once per checkpoint, and the decisions' indexes change the
-  // same pages often. The WAL is a file (page cache, not the process's memory); its index in the
-  // -shm file grows by 32 KB per 4,096 pages. Measured with bench/writer.ts: the writer thread's
-  // CPU per decision −10–15 %.
-  sqlite.pragma('wal_autocheckpoint = 8000');
+  // Checkpoints are the WAL checkpointer thread's (wal-checkpointer.ts), never a commit's: a commit
+  // that ran one (copy and fsync thousands of pages) held its whole batch's answers for tens of
+  // milliseconds. The automatic checkpoint stays only as a backstop bounding the WAL, should that
+  // thread stop or fall behind.
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   sqlite.pragma(`cache_size = -${Math.floor(cacheKb)}`);
   return sqlite;
 }

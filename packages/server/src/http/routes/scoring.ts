@@ -1,6 +1,8 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { ScoringEngine } from '../../scoring/engine-types.ts';
+import type { ServiceMetrics } from '../../metrics.ts';
+import type { DecisionTimeline, ScoringEngine } from '../../scoring/engine-types.ts';
 import { enforce, scoringRateLimit } from '../../scoring/rate-limit.ts';
 import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
@@ -23,12 +25,38 @@ import { checkBehaviorLimit, SINGLE_EVENT_LIMIT, typeboxValidatorCompiler } from
 export type { ScoringServices } from './scoring-common.ts';
 
 /**
+ * The stages of a recorded decision's request into the metrics (metrics.ts DECISION_STAGES), once
+ * it is answered: `receivedToValidatedMs` is Fastify's time from the request's arrival to the
+ * handler. Replays and refusals, whose stages were not all passed, are not timed.
+ */
+function observeTimeline(
+  metrics: ServiceMetrics,
+  t: DecisionTimeline,
+  receivedToValidatedMs: number,
+  answered: number,
+): void {
+  const { validated, observed, decided, queued, committed } = t;
+  if (observed === undefined || decided === undefined || queued === undefined || committed === undefined)
+    return;
+  metrics.decisionTimeline([
+    receivedToValidatedMs / 1000,
+    (observed - validated) / 1000,
+    (decided - observed) / 1000,
+    (queued - decided) / 1000,
+    (committed - queued) / 1000,
+    (answered - committed) / 1000,
+  ]);
+}
+
+/**
  * The ten scoring routes under /api/antibot (interface §4.1). Order of checks (SPEC §10):
  * body limit 413 → 415 → invalid_json (body parsing) → site key → secret or origin (preValidation)
  * → validation_failed (schema, then evidence limits) → rate limit (preHandler) → handler.
  */
 function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, surface: Surface): void {
   const route = surface === 'browser' ? 'collect' : 'verify';
+  /** Per request being answered: its timeline, and Fastify's time from arrival to the handler. */
+  const timed = new WeakMap<FastifyRequest, { timeline: DecisionTimeline; toHandlerMs: number }>();
   app.post(
     `${ANTIBOT_PREFIX}/${route}`,
     {
@@ -48,8 +76,16 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
       ...surfaceHooks(ctx, surface, [checkBehaviorLimit, applyIdempotencyHeader], {
         rateLimit: !engine.checksLimit,
       }),
+      onResponse: (request, _reply, done) => {
+        const entry = timed.get(request);
+        if (entry)
+          observeTimeline(ctx.services.metrics, entry.timeline, entry.toHandlerMs, performance.now());
+        done();
+      },
     },
     async (request, reply) => {
+      const timeline: DecisionTimeline = { validated: performance.now() };
+      timed.set(request, { timeline, toHandlerMs: reply.elapsedTime });
       const site = scoringSiteOf(request);
       let limit = engine.checksLimit ? scoringRateLimit(ctx, surface, site.site.id, request.ip) : undefined;
       // An idempotency key is claimed before scoring: the limit is checked before it, on its own.
@@ -65,6 +101,7 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
         observedIp: request.ip,
         observedUserAgent: userAgentOf(request),
         ...(limit ? { limit } : {}),
+        timeline,
       });
       if (result.limitHeaders) reply.headers(result.limitHeaders);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
