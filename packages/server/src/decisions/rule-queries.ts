@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import type { EntityCover } from '../entities/label-resolver.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
@@ -25,6 +26,7 @@ export type BacktestRow = Pick<
   | 'label'
   | 'rule_input'
   | 'created_at'
+  | 'cluster_id'
 >;
 
 /** Which recorded decisions a backtest reads: a site's in `[from, to)`, or only one of them. */
@@ -82,6 +84,7 @@ export class RuleDecisions {
         'label',
         'rule_input',
         'created_at',
+        'cluster_id',
       ])
       .where('site_id', '=', scope.siteId)
       .where('created_at', '>=', scope.from)
@@ -107,15 +110,36 @@ export class RuleDecisions {
       .execute();
   }
 
-  /** The labelled decisions of a site in `[from, to)`. */
-  labeled(siteId: string, from: number, to: number) {
+  /**
+   * The decisions of a site in `[from, to)` that carry a label of their own or belong to an entity
+   * of `cover` (entities/label-resolver.ts tells which label each counts with).
+   */
+  labeled(siteId: string, from: number, to: number, cover: EntityCover) {
     return this.database.db
       .selectFrom('decisions')
-      .select(['label', 'signals', 'features'])
+      .select([
+        'label',
+        'signals',
+        'features',
+        'account_id',
+        'device_id',
+        'email',
+        'payment_hash',
+        'cluster_id',
+      ])
       .where('site_id', '=', siteId)
-      .where('label', 'is not', null)
       .where('created_at', '>=', from)
       .where('created_at', '<', to)
+      .where((eb) =>
+        eb.or([
+          eb('label', 'is not', null),
+          ...(cover.accounts.length ? [eb('account_id', 'in', cover.accounts)] : []),
+          ...(cover.devices.length ? [eb('device_id', 'in', cover.devices)] : []),
+          ...(cover.emails.length ? [eb(sql<string>`lower(${sql.ref('email')})`, 'in', cover.emails)] : []),
+          ...(cover.payments.length ? [eb('payment_hash', 'in', cover.payments)] : []),
+          ...(cover.clusters.length ? [eb('cluster_id', 'in', cover.clusters)] : []),
+        ]),
+      )
       .execute();
   }
 
