@@ -5,6 +5,7 @@ import { useApp } from '../app-state.tsx';
 import { AddToList } from '../components/AddToList.tsx';
 import { ClusterGraph } from '../components/ClusterGraph.tsx';
 import { ClusterState } from '../components/ClusterSummary.tsx';
+import { EntityLabelControl } from '../components/EntityLabel.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
@@ -56,11 +57,16 @@ function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const canLabel = app.can('decisions.label');
-  const picked = cluster.members.filter((m) => selected.has(m.accountId));
-  const latestIds = picked.flatMap((m) => (m.latest ? [m.latest.decisionId] : []));
+  // Each selected account is labelled as a whole: all its decisions, past and future, count.
   const label = useAction(async (value: 'fraud' | 'legit') => {
-    await api.post('/api/decisions/labels', { decisionIds: latestIds, label: value });
-    setNotice(`Labelled the latest decision of ${formatCount(latestIds.length, 'account')} ${value}.`);
+    const accounts = [...selected];
+    for (const account of accounts)
+      await api.put(
+        '/api/entity-labels',
+        { kind: 'account', value: account, label: value },
+        { siteId: cluster.siteId },
+      );
+    setNotice(`Labelled ${formatCount(accounts.length, 'account')} ${value}: every decision of them counts.`);
     onChanged();
   });
   const toggle = (id: string) =>
@@ -95,18 +101,18 @@ function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () 
             <button
               type="button"
               className="button small"
-              disabled={!latestIds.length || label.busy}
+              disabled={!selected.size || label.busy}
               onClick={() => void label.execute('fraud')}
             >
-              Label fraud
+              Label accounts fraud
             </button>
             <button
               type="button"
               className="button small"
-              disabled={!latestIds.length || label.busy}
+              disabled={!selected.size || label.busy}
               onClick={() => void label.execute('legit')}
             >
-              Label legit
+              Label accounts legit
             </button>
           </>
         ) : null}
@@ -225,6 +231,7 @@ export function ClusterView({ id }: { id: string }) {
               <dd>{formatNumber(c.decisions)}</dd>
             </div>
           </dl>
+          <EntityLabelControl siteId={c.siteId} kind="clusterId" value={c.id} />
           {c.truncated ? <p className="muted">Only the first 200 of each are listed.</p> : null}
           <div className="card">
             <h2>What links them</h2>

@@ -3,6 +3,7 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
+import { entityLabelsOf } from '../../entities/entity-labels.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
@@ -33,7 +34,8 @@ const ClusterMember = Type.Object({
     Type.Null(),
   ]),
   label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()], {
-    description: "The label of the account's most recently labelled decision.",
+    description:
+      "The account's label as a whole (an entity label), else that of its most recently labelled decision.",
   }),
 });
 
@@ -143,6 +145,9 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
       const cut = (l: string[]) => l.slice(0, CLUSTER_LIST_LIMIT);
       const seen = detail.members.filter((m) => m.decisions > 0);
       const iso = (ms: number) => new Date(ms).toISOString();
+      const accountLabels = new Map(
+        (await entityLabelsOf(ctx.database.db, siteId, { kind: 'account' })).map((l) => [l.value, l.label]),
+      );
       const count = (kind: LinkKind) => detail.links.filter((l) => l.kind === kind).length;
       return ok({
         id: membership.id,
@@ -169,7 +174,7 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
           firstSeenAt: m.decisions ? iso(m.firstSeenAt) : null,
           lastSeenAt: m.decisions ? iso(m.lastSeenAt) : null,
           latest: m.latest ? { ...m.latest, createdAt: iso(m.latest.createdAt) } : null,
-          label: m.label as 'fraud' | 'legit' | null,
+          label: accountLabels.get(m.accountId) ?? (m.label as 'fraud' | 'legit' | null),
         })),
         links: detail.links,
       });

@@ -143,6 +143,13 @@ describe.each(testDialects())('entity labels on %s', (dialect) => {
     const card = await put({ kind: 'payment', value: 'pm_ring', label: 'legit' });
     expect(card.json().data.previous).toBeNull();
     expect(await backtestQuality()).toMatchObject({ labeled: 6, falsePositives: 4 });
+    // The cluster page shows an account's own label as a whole.
+    await put({ kind: 'account', value: 'carol', label: 'fraud' });
+    const cluster = (
+      await t.app.inject({ url: `/api/clusters/${clusterId}`, headers: f.w.owner.headers })
+    ).json().data;
+    expect(cluster.members.find((m: { accountId: string }) => m.accountId === 'carol').label).toBe('fraud');
+    expect((await remove('kind=account&value=carol')).statusCode).toBe(200);
     const email = await put({ kind: 'email', value: 'Ring@Example.COM', label: 'fraud' });
     expect(email.json().data.entity.value).toBe('ring@example.com');
     const again = await put({ kind: 'account', value: 'dave', label: 'legit' });
