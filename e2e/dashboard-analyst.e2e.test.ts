@@ -112,6 +112,49 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
     await shoot(page, 'analyst-02-shadow-matches');
   });
 
+  it('points from one half of a promo ring to the other (related clusters)', async () => {
+    const s = rig.server;
+    const claim = async (account: string, card: string, ip: string) => {
+      const res = await fetch(`${s.baseUrl}/api/antibot/verify`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-site-key': s.demo.siteKey,
+          'x-secret-key': s.demo.secretKey,
+        },
+        body: JSON.stringify({
+          context: {
+            event_type: 'promo_claim',
+            account_id: account,
+            payment_hash: card,
+            ip_address: ip,
+            email: `${account}@burner.example`,
+            promo_code: 'E2ERING',
+          },
+        }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { identity: { cluster_id: string } } }).data.identity.cluster_id;
+    };
+    await claim('half-a1', 'pm_half_a', '192.0.2.61');
+    const a = await claim('half-a2', 'pm_half_a', '192.0.2.62');
+    await claim('half-b1', 'pm_half_b', '192.0.2.71');
+    const b = await claim('half-b2', 'pm_half_b', '192.0.2.72');
+    await rig.go(page, `clusters/${a}`);
+    const item = page.getByTestId('related-clusters').locator(`li[data-related="${b}"]`);
+    await item.waitFor({ timeout: 20_000 });
+    expect(await item.textContent()).toContain('promo code E2ERING');
+    expect(await item.textContent()).toContain('network 192.0.2.0/24');
+    expect(await item.textContent()).toContain('e-mail domain burner.example');
+    await shoot(page, 'analyst-04-related-clusters');
+    await item.getByRole('link').click();
+    await page.waitForURL(new RegExp(`/clusters/${b}$`));
+    await page
+      .getByTestId('related-clusters')
+      .locator(`li[data-related="${a}"]`)
+      .waitFor({ timeout: 20_000 });
+  });
+
   it('reads a bulk label in the audit log as words', async () => {
     const siteId = rig.server.demo.siteId;
     const list = await rig.api<{ items: Array<{ id: string }> }>(

@@ -51,6 +51,42 @@ function Members({
   );
 }
 
+const WEAK_LINK: Record<Cluster['related'][number]['shared'][number]['kind'], string> = {
+  promo: 'promo code',
+  network: 'network',
+  emailDomain: 'e-mail domain',
+};
+
+/** Clusters linked only weakly (same promo code, /24, e-mail domain within an hour): hints, not members. */
+function RelatedClusters({ related }: { related: Cluster['related'] }) {
+  return (
+    <div className="card" data-testid="related-clusters">
+      <h2>
+        Related clusters <span className="count">{formatNumber(related.length)}</span>
+      </h2>
+      <p className="muted">
+        Weak links only: the same promo code, IPv4 /24 or e-mail domain within an hour of this cluster's
+        decisions (last 30 days). Worth a look; not merged.
+      </p>
+      {related.length === 0 ? (
+        <Empty>None.</Empty>
+      ) : (
+        <ul className="link-list">
+          {related.map((r) => (
+            <li key={r.clusterId} data-related={r.clusterId}>
+              <Link href={href('clusters', r.clusterId)}>
+                <code>{r.clusterId}</code>
+              </Link>{' '}
+              <span className="muted">{formatCount(r.accounts.length, 'account')}:</span>{' '}
+              {r.shared.map((s) => `${WEAK_LINK[s.kind]} ${s.value}`).join(' · ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** The members table with a checkbox each, and what to do with the selected accounts. */
 function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () => void }) {
   const app = useApp();
@@ -241,6 +277,7 @@ export function ClusterView({ id }: { id: string }) {
             <ClusterGraph cluster={c} />
           </div>
           <AccountTable cluster={c} onChanged={state.reload} />
+          <RelatedClusters related={c.related} />
           <div className="grid-2">
             <Members title="Devices" values={c.devices} filter="deviceId" />
             <Members title="IP addresses" values={c.ips} filter="ip" />

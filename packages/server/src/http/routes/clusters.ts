@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { entityLabelsOf } from '../../entities/entity-labels.ts';
+import { RELATED_LIMIT, relatedClusters } from '../../entities/related-clusters.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
@@ -46,6 +47,17 @@ const ClusterLink = Type.Object({
   crowded: Type.Boolean({ description: 'An IP used by more than 3 accounts: it linked only its first 3.' }),
 });
 
+const RelatedCluster = Type.Object({
+  clusterId: Type.String(),
+  accounts: Type.Array(Type.String(), { description: 'Its accounts seen near this cluster.' }),
+  shared: Type.Array(
+    Type.Object({
+      kind: Type.Union([Type.Literal('promo'), Type.Literal('network'), Type.Literal('emailDomain')]),
+      value: Type.String({ description: 'the promo code, IPv4 /24 or e-mail domain' }),
+    }),
+  ),
+});
+
 const Cluster = Type.Object({
   /** The cluster's current id: differs from `requestedId` when that cluster merged into this one. */
   id: Type.String(),
@@ -76,6 +88,13 @@ const Cluster = Type.Object({
     description:
       'Devices, IP addresses and payment hashes that link two or more members; an IP only under the ' +
       'fan-out rule (its first 3 accounts). `sharedDevices`, `sharedIps` and `sharedPayments` count them.',
+  }),
+  related: Type.Array(RelatedCluster, {
+    maxItems: RELATED_LIMIT,
+    description:
+      'Other clusters of the site linked only weakly: the same promo code, IPv4 /24 or e-mail domain ' +
+      "(not a big free-mail provider) within an hour of one of this cluster's decisions of the last 30 days. " +
+      'Most shared values first.',
   }),
 });
 /** A cluster as answered (the dashboard imports this type). */
@@ -177,6 +196,13 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
           label: accountLabels.get(m.accountId) ?? (m.label as 'fraud' | 'legit' | null),
         })),
         links: detail.links,
+        related: await relatedClusters(
+          decisions,
+          siteId,
+          listed,
+          [membership.id, id],
+          ctx.now() - CLUSTER_WINDOW_MS,
+        ),
       });
     },
   );
