@@ -146,6 +146,15 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
     expect(await item.textContent()).toContain('promo code E2ERING');
     expect(await item.textContent()).toContain('network 192.0.2.0/24');
     expect(await item.textContent()).toContain('e-mail domain burner.example');
+    // On a phone the whole graph is in view: accounts, linking values and their labels.
+    await page.setViewportSize(SIZES[1]!);
+    await page.waitForTimeout(200);
+    const rights = await page
+      .locator('[data-testid=cluster-graph] a')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+    expect(rights.length).toBeGreaterThanOrEqual(3);
+    for (const right of rights) expect(right).toBeLessThanOrEqual(390);
+    await page.setViewportSize(SIZES[0]!);
     await shoot(page, 'analyst-04-related-clusters');
     await item.getByRole('link').click();
     await page.waitForURL(new RegExp(`/clusters/${b}$`));
