@@ -185,7 +185,7 @@ describe.skipIf(!chromiumAvailable())('dashboard triage in chromium', { timeout:
       truePositives: 2,
       falseNegatives: before.falseNegatives + 1,
     });
-    await shoot(page, 'triage-03-cluster-entity-label');
+    await shoot(page, 'triage-02b-cluster-whole');
     await rig.go(page, 'audit');
     const entry = page.locator('tr[data-audit-action="entity.label"]', { hasText: clusterId }).first();
     await entry.waitFor({ timeout: 20_000 });

@@ -3,7 +3,7 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
-import { entityLabelsOf } from '../../entities/entity-labels.ts';
+import { entityLabelOf, entityLabelsOf } from '../../entities/entity-labels.ts';
 import { RELATED_LIMIT, relatedClusters } from '../../entities/related-clusters.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
@@ -36,7 +36,7 @@ const ClusterMember = Type.Object({
   ]),
   label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()], {
     description:
-      "The account's label as a whole (an entity label), else that of its most recently labelled decision.",
+      "The account's label as a whole (an entity label), else the cluster's, else that of its most recently labelled decision.",
   }),
 });
 
@@ -167,6 +167,7 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
       const accountLabels = new Map(
         (await entityLabelsOf(ctx.database.db, siteId, { kind: 'account' })).map((l) => [l.value, l.label]),
       );
+      const clusterLabel = (await entityLabelOf(ctx.database.db, siteId, 'cluster', membership.id))?.label;
       const count = (kind: LinkKind) => detail.links.filter((l) => l.kind === kind).length;
       return ok({
         id: membership.id,
@@ -193,7 +194,7 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
           firstSeenAt: m.decisions ? iso(m.firstSeenAt) : null,
           lastSeenAt: m.decisions ? iso(m.lastSeenAt) : null,
           latest: m.latest ? { ...m.latest, createdAt: iso(m.latest.createdAt) } : null,
-          label: accountLabels.get(m.accountId) ?? (m.label as 'fraud' | 'legit' | null),
+          label: accountLabels.get(m.accountId) ?? clusterLabel ?? (m.label as 'fraud' | 'legit' | null),
         })),
         links: detail.links,
         related: await relatedClusters(

@@ -101,6 +101,10 @@ describe.each(testDialects())('entity labels on %s', (dialect) => {
     });
     expect(await stats()).toMatchObject({ labeled: 5, truePositives: 3, falseNegatives: 2 });
 
+    const members = (
+      await t.app.inject({ url: `/api/clusters/${clusterId}`, headers: f.w.owner.headers })
+    ).json().data.members as Array<{ label: string | null }>;
+    expect(members.map((m) => m.label)).toEqual(['fraud', 'fraud', 'fraud']);
     // A decision made after the label counts too; a decision's own label comes first.
     await checkout('erin', 4);
     await t.app.inject({
