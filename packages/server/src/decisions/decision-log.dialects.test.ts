@@ -5,6 +5,7 @@ import { OutboxSignal } from '../webhooks/outbox.ts';
 import { createSite, decisionRow, type SiteFixture } from '../webhooks/test-fixtures.ts';
 import { type DecisionLog, openDecisionLog } from './decision-log.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import { MAX_COVER_VALUES } from './rule-queries.ts';
 import { decisionById, labelDecisions, latestDecisionOfSite } from './transaction-queries.ts';
 
 /** One conformance suite for every DecisionLog implementation (PostgreSQL when WARDEN_TEST_DATABASE_URL is set). */
@@ -278,6 +279,10 @@ describe.each(testDialects())('decision log on %s', (dialect) => {
     });
     expect(covered.length).toBeGreaterThanOrEqual(3);
     expect(covered.every((r) => r.account_id === 'user-42')).toBe(true);
+    // A cover too large to bind reads the whole range (the label resolver filters it).
+    const many = Array.from({ length: MAX_COVER_VALUES + 1 }, (_, i) => `acct-${i}`);
+    const whole = await log.rules.labeled(site.siteId, t0, t0 + HOUR, { ...none, accounts: many });
+    expect(whole.length).toBeGreaterThan((await log.rules.labeled(site.siteId, t0, t0 + HOUR, none)).length);
     const mentions = await log.rules.mentioning(site.siteId, 'big_order', t0);
     expect(mentions.map((r) => r.signals).sort()).toEqual(
       [signal('custom:big_order'), signal('rule_timeout:big_order')].sort(),

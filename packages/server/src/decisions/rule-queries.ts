@@ -29,6 +29,9 @@ export type BacktestRow = Pick<
   | 'cluster_id'
 >;
 
+/** The most entity values `labeled` binds as parameters (SQLite allows 32,766 per statement). */
+export const MAX_COVER_VALUES = 10_000;
+
 /** Which recorded decisions a backtest reads: a site's in `[from, to)`, or only one of them. */
 export interface BacktestScope {
   siteId: string;
@@ -115,7 +118,7 @@ export class RuleDecisions {
    * of `cover` (entities/label-resolver.ts tells which label each counts with).
    */
   labeled(siteId: string, from: number, to: number, cover: EntityCover) {
-    return this.database.db
+    const q = this.database.db
       .selectFrom('decisions')
       .select([
         'label',
@@ -129,7 +132,11 @@ export class RuleDecisions {
       ])
       .where('site_id', '=', siteId)
       .where('created_at', '>=', from)
-      .where('created_at', '<', to)
+      .where('created_at', '<', to);
+    // Past this many values (bound parameters) the range is read whole; the resolver filters it.
+    if (Object.values(cover).reduce((n, values) => n + values.length, 0) > MAX_COVER_VALUES)
+      return q.execute();
+    return q
       .where((eb) =>
         eb.or([
           eb('label', 'is not', null),

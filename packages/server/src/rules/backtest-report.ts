@@ -5,7 +5,8 @@ import type { ReplayedRow } from './backtest.ts';
 /**
  * What a backtest reports beyond its counts (issue 16): the decisions the rules matched, one page
  * of them, and each rule's precision and recall against the analysts' labels over the replayed
- * range (a decision's own label, else its entity's). Fed decision by decision through `runBacktest`'s `observe`, so memory stays flat.
+ * range (a decision's own label, else its entity's). Fed decision by decision through
+ * `runBacktest`'s `observe`, so memory stays flat.
  */
 
 export interface LabelQuality {
