@@ -1,7 +1,8 @@
+import type { EntityLabelKind } from '../../../server/src/entities/entity-labels.ts';
 import type { EntityKind } from './entities.ts';
 
-/** What can be labelled as a whole (the server's entity label kinds). */
-export type EntityLabelKind = 'account' | 'device' | 'email' | 'payment' | 'cluster';
+/** What can be labelled as a whole: the server's entity label kinds (a type import, erased). */
+export type { EntityLabelKind };
 
 const KINDS: Partial<Record<EntityKind, EntityLabelKind>> = {
   accountId: 'account',
