@@ -72,6 +72,11 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
       (els) => els.filter((e) => e.getBoundingClientRect().bottom <= window.innerHeight).length,
     );
     expect(inView).toBeGreaterThanOrEqual(15);
+    // Every column in view: the table does not scroll sideways at 1440 px.
+    const overflow = await page
+      .locator('.table-wrap', { has: page.locator('table.decisions-table') })
+      .evaluate((e) => e.scrollWidth - e.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
     const headings = await page.locator('table.decisions-table thead th').allTextContents();
     expect(headings).toContain('Top signals');
     // The HTTP library's decision names what gave it away.
