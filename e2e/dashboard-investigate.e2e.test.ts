@@ -85,6 +85,7 @@ describe.skipIf(!chromiumAvailable())('dashboard investigation in chromium', { t
   it('searches with filters kept in the URL, and shows score and action first on a phone', async () => {
     await rig.go(page, 'decisions');
     await page.locator('tr[data-decision-id]').first().waitFor({ timeout: 20_000 });
+    await page.getByText('Filters', { exact: true }).click();
     await page.getByLabel('E-mail domain').fill('example.com');
     await page.getByLabel('Max score').fill('100');
     await page.getByRole('button', { name: 'Apply' }).click();

@@ -112,11 +112,11 @@ describe.skipIf(!chromiumAvailable())('dashboard triage in chromium', { timeout:
     expect(counts.slice(0, 4)).toEqual(['4', '0', '1', '2']);
     await shoot(page, 'triage-01-cluster');
 
-    // Bulk: the two a-accounts labelled fraud and blocked.
+    // Bulk: the two a-accounts labelled fraud as a whole (every decision of them) and blocked.
     await page.getByLabel('Select ring-a1').check();
     await page.getByLabel('Select ring-a2').check();
-    await page.getByRole('button', { name: 'Label fraud' }).click();
-    await page.getByText('Labelled the latest decision of 2 accounts fraud.').waitFor();
+    await page.getByRole('button', { name: 'Label accounts fraud' }).click();
+    await page.getByText('Labelled 2 accounts fraud: every decision of them counts.').waitFor();
     await page.locator('tr[data-account=ring-a1] [data-testid=member-label]', { hasText: 'fraud' }).waitFor();
     await page.locator('tr[data-account=ring-a2] [data-testid=member-label]', { hasText: 'fraud' }).waitFor();
     expect(
@@ -128,12 +128,12 @@ describe.skipIf(!chromiumAvailable())('dashboard triage in chromium', { timeout:
     await bulk.getByText('Added 2 accounts to block list ring-accounts.').waitFor();
     const saved = await rig.api<{ entries: string[] }>('GET', `/api/lists/${list.data.id}`, token);
     expect(saved.data.entries.sort()).toEqual(['ring-a1', 'ring-a2']);
-    const audit = await rig.api<{ items: Array<{ action: string }> }>(
+    const audit = await rig.api<{ items: Array<{ action: string; targetId: string }> }>(
       'GET',
-      `/api/audit?workspaceId=${rig.server.demo.workspaceId}&action=decision.label`,
+      `/api/audit?workspaceId=${rig.server.demo.workspaceId}&action=entity.label`,
       token,
     );
-    expect(audit.data.items.length).toBeGreaterThanOrEqual(1);
+    expect(audit.data.items.map((i) => i.targetId).sort()).toEqual(['account:ring-a1', 'account:ring-a2']);
     await shoot(page, 'triage-02-cluster-labelled');
 
     // The decision page shows the same numbers as the cluster page.
@@ -141,6 +141,59 @@ describe.skipIf(!chromiumAvailable())('dashboard triage in chromium', { timeout:
     await page.getByTestId('cluster-now').waitFor();
     const now = await page.getByTestId('cluster-now').locator('dd').allTextContents();
     expect(now).toEqual(['4', '3', '0', '1', '2']);
+  });
+
+  it('labels a whole cluster: every decision of its members counts in a backtest, and undoes it', async () => {
+    const ring = await verify({
+      event_type: 'checkout',
+      account_id: 'whole-1',
+      payment_hash: 'pm_whole',
+      ip_address: '192.0.2.40',
+    });
+    await verify({ event_type: 'login', account_id: 'whole-2', ip_address: '192.0.2.41' });
+    const clusterId = (
+      await verify({
+        event_type: 'checkout',
+        account_id: 'whole-2',
+        payment_hash: 'pm_whole',
+        ip_address: '192.0.2.41',
+      })
+    ).identity!.cluster_id;
+    expect(ring.identity).toBeDefined();
+    const quality = async () => {
+      const res = await rig.api<{
+        quality: Record<string, { labeled: number; truePositives: number; falseNegatives: number }>;
+      }>('POST', `/api/rules/backtest?siteId=${siteId}`, token, {
+        from: new Date(Date.now() - 600_000).toISOString(),
+        to: new Date(Date.now() + 600_000).toISOString(),
+        rules: [{ name: 'whole_checkout', expression: 'event.payment_hash == "pm_whole"', score: 1 }],
+      });
+      expect(res.success, JSON.stringify(res.error)).toBe(true);
+      return res.data.quality.whole_checkout!;
+    };
+    // The ring-a accounts labelled above count already; this cluster adds its own.
+    const before = await quality();
+    expect(before.truePositives).toBe(0);
+    await rig.go(page, `clusters/${clusterId}`);
+    const control = page.getByTestId('entity-label').first();
+    await control.getByText('not labelled').waitFor({ timeout: 20_000 });
+    await control.getByRole('button', { name: 'Label cluster fraud' }).click();
+    await control.locator('.pill-fraud').waitFor();
+    // All three decisions of the two members count, whose sign-in came before the card linked them.
+    expect(await quality()).toMatchObject({
+      labeled: before.labeled + 3,
+      truePositives: 2,
+      falseNegatives: before.falseNegatives + 1,
+    });
+    await shoot(page, 'triage-02b-cluster-whole');
+    await rig.go(page, 'audit');
+    const entry = page.locator('tr[data-audit-action="entity.label"]', { hasText: clusterId }).first();
+    await entry.waitFor({ timeout: 20_000 });
+    expect(await entry.textContent()).toContain(`cluster ${clusterId} labelled fraud as a whole`);
+    await rig.go(page, `clusters/${clusterId}`);
+    await page.getByTestId('entity-label').first().getByRole('button', { name: 'Undo label' }).click();
+    await page.getByTestId('entity-label').first().getByText('not labelled').waitFor();
+    expect(await quality()).toEqual(before);
   });
 
   it('works the review queue from the keyboard: move, label with one key, select and bulk label', async () => {

@@ -1,5 +1,6 @@
 import type { Cluster } from '../api/types.ts';
-import { clusterLayout, type LinkKind, shortLabel } from '../lib/cluster-graph.ts';
+import { useWidth } from '../hooks/useWidth.ts';
+import { clusterLayout, type LinkKind, NARROW_GRAPH, shortLabel, WIDE_GRAPH } from '../lib/cluster-graph.ts';
 import { pivotHref } from '../lib/entities.ts';
 
 const KIND_LABEL: Record<LinkKind, string> = { device: 'device', ip: 'IP', payment: 'card' };
@@ -11,9 +12,12 @@ const KIND_FILTER = { device: 'deviceId', ip: 'ip', payment: 'paymentHash' } as 
  * IP used by more than 3 accounts (it linked only its first 3).
  */
 export function ClusterGraph({ cluster }: { cluster: Pick<Cluster, 'members' | 'links'> }) {
-  const layout = clusterLayout(cluster);
+  // A phone gets the narrow layout (shorter labels) instead of half a wide one.
+  const [ref, width] = useWidth<HTMLDivElement>(WIDE_GRAPH.width);
+  const layout = clusterLayout(cluster, width < 560 ? NARROW_GRAPH : WIDE_GRAPH);
+  const { accountChars, valueChars } = layout.geometry;
   return (
-    <div className="cluster-graph">
+    <div className="cluster-graph" ref={ref}>
       <svg
         viewBox={`0 0 ${layout.width} ${layout.height}`}
         width="100%"
@@ -45,7 +49,7 @@ export function ClusterGraph({ cluster }: { cluster: Pick<Cluster, 'members' | '
               {a.score ?? '–'}
             </text>
             <text x={a.x - 20} y={a.y + 4} textAnchor="end" className="node-label">
-              {shortLabel(a.id, 28)}
+              {shortLabel(a.id, accountChars)}
             </text>
           </a>
         ))}
@@ -66,7 +70,7 @@ export function ClusterGraph({ cluster }: { cluster: Pick<Cluster, 'members' | '
               className={`value-box value-${v.kind}`}
             />
             <text x={v.x + 18} y={v.y + 4} className="node-label">
-              {KIND_LABEL[v.kind]} {shortLabel(v.value)}
+              {KIND_LABEL[v.kind]} {shortLabel(v.value, valueChars)}
             </text>
           </a>
         ))}

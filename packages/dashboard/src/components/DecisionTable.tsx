@@ -59,15 +59,61 @@ const CELLS: Record<string, Cell> = {
       </div>
     ),
   },
+  signals: {
+    label: 'Top signals',
+    render: (d) => {
+      const top = topSignals(d.signals);
+      return top.length ? (
+        <span className="truncate signals-cell" title={top.join(', ')}>
+          {top.slice(0, 2).join(', ')}
+          {top.length > 2 ? ` +${top.length - 2}` : ''}
+        </span>
+      ) : (
+        <span className="muted">–</span>
+      );
+    },
+  },
   score: { label: 'Score', numeric: true, render: (d) => formatNumber(d.riskScore) },
   classification: { label: 'Classification', render: (d) => <Pill value={d.classification} /> },
   action: { label: 'Action', render: (d) => <Pill value={d.action} /> },
   label: { label: 'Label', render: (d) => <Pill value={d.label} /> },
 };
 
-const WIDE = ['time', 'event', 'account', 'ip', 'links', 'score', 'classification', 'action', 'label'];
+const WIDE = [
+  'time',
+  'event',
+  'account',
+  'ip',
+  'links',
+  'signals',
+  'score',
+  'classification',
+  'action',
+  'label',
+];
 /** On a phone the verdict comes first: score and action, then what to pivot on. */
-const NARROW = ['score', 'action', 'time', 'account', 'ip', 'event', 'classification', 'label', 'links'];
+const NARROW = [
+  'score',
+  'action',
+  'signals',
+  'time',
+  'account',
+  'ip',
+  'event',
+  'classification',
+  'label',
+  'links',
+];
+
+/** The names of the signals that added to the score, highest first (same-name signals summed). */
+export function topSignals(signals: DecisionSummary['signals']): string[] {
+  const sums = new Map<string, number>();
+  for (const s of signals) sums.set(s.rule, (sums.get(s.rule) ?? 0) + s.score);
+  return [...sums]
+    .filter(([, score]) => score > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([rule]) => rule);
+}
 
 function useNarrow(): boolean {
   const [narrow, setNarrow] = useState(() => window.matchMedia('(max-width: 760px)').matches);

@@ -5,6 +5,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { ENTITY_LABELS, type EntityKind, pivotHref } from '../lib/entities.ts';
 import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { EntityLabelControl } from './EntityLabel.tsx';
 import { Link } from './Link.tsx';
 import { ErrorMessage, Loading } from './Status.tsx';
 
@@ -32,6 +33,7 @@ export function EntitySummaryCard({
       <h2>
         {ENTITY_LABELS[kind]} <span className="mono">{value}</span>
       </h2>
+      <EntityLabelControl siteId={siteId} kind={kind} value={value} />
       {state.loading && !s ? <Loading label="Loading the summary…" /> : null}
       <ErrorMessage error={state.error} title="Could not load the summary" />
       {s ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../api/types.ts';
-import { clusterLayout, shortLabel } from './cluster-graph.ts';
+import { clusterLayout, NARROW_GRAPH, shortLabel } from './cluster-graph.ts';
 
 const member = (accountId: string, score: number | null, label: 'fraud' | 'legit' | null = null) => ({
   accountId,
@@ -64,5 +64,33 @@ describe('clusterLayout', () => {
     const long = shortLabel('0123456789abcdef0123456789abcdef');
     expect(long.length).toBeLessThanOrEqual(22);
     expect(long.endsWith('89abcdef')).toBe(true);
+  });
+});
+
+describe('the narrow cluster graph', () => {
+  it('keeps both columns and their labels inside a phone-sized width', () => {
+    const members = ['alice', 'bob', 'carol'].map((id) => ({
+      accountId: id,
+      decisions: 1,
+      firstSeenAt: null,
+      lastSeenAt: null,
+      latest: null,
+      label: null,
+    }));
+    const l = clusterLayout(
+      {
+        members,
+        links: [
+          { kind: 'payment', value: 'pm_'.padEnd(40, 'x'), accounts: ['alice', 'bob'], crowded: false },
+        ],
+      },
+      NARROW_GRAPH,
+    );
+    expect(l.width).toBe(340);
+    // A value's label (box + ~7 px per character of its kind and value) ends inside the width.
+    const value = l.values[0]!;
+    expect(value.x + 18 + 7 * ('card '.length + NARROW_GRAPH.valueChars)).toBeLessThanOrEqual(l.width + 20);
+    // An account's label (right-aligned left of its dot) starts at or after 0.
+    expect(l.accounts[0]!.x - 20 - 7 * NARROW_GRAPH.accountChars).toBeGreaterThanOrEqual(0);
   });
 });

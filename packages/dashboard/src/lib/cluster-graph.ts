@@ -8,8 +8,32 @@ import type { Cluster } from '../api/types.ts';
 export const ROW = 34;
 export const PAD = 24;
 export const WIDTH = 680;
-const ACCOUNT_X = 220;
-const VALUE_X = 430;
+
+/** Where the columns go and how long labels may be: the wide layout, and one that fits a phone. */
+export interface GraphGeometry {
+  width: number;
+  accountX: number;
+  valueX: number;
+  /** Characters of an account's label (left of its dot) and a value's label (right of its box). */
+  accountChars: number;
+  valueChars: number;
+}
+
+export const WIDE_GRAPH: GraphGeometry = {
+  width: WIDTH,
+  accountX: 220,
+  valueX: 430,
+  accountChars: 28,
+  valueChars: 22,
+};
+/** Drawn 1:1 in about 340 CSS pixels (a 390-px phone's card): every column and label stays in view. */
+export const NARROW_GRAPH: GraphGeometry = {
+  width: 340,
+  accountX: 110,
+  valueX: 200,
+  accountChars: 12,
+  valueChars: 12,
+};
 
 export type LinkKind = Cluster['links'][number]['kind'];
 
@@ -42,6 +66,7 @@ export interface Edge {
 }
 
 export interface ClusterLayout {
+  geometry: GraphGeometry;
   width: number;
   height: number;
   accounts: AccountNode[];
@@ -54,7 +79,10 @@ function column(n: number, height: number): number[] {
   return Array.from({ length: n }, (_, i) => top + i * ROW);
 }
 
-export function clusterLayout(cluster: Pick<Cluster, 'members' | 'links'>): ClusterLayout {
+export function clusterLayout(
+  cluster: Pick<Cluster, 'members' | 'links'>,
+  geometry: GraphGeometry = WIDE_GRAPH,
+): ClusterLayout {
   const members = cluster.members;
   const order = new Map(members.map((m, i) => [m.accountId, i]));
   const first = (accounts: string[]) => Math.min(...accounts.map((a) => order.get(a) ?? members.length));
@@ -65,7 +93,7 @@ export function clusterLayout(cluster: Pick<Cluster, 'members' | 'links'>): Clus
   const vs = column(links.length, height);
   const accounts: AccountNode[] = members.map((m, i) => ({
     id: m.accountId,
-    x: ACCOUNT_X,
+    x: geometry.accountX,
     y: ys[i]!,
     score: m.latest ? m.latest.riskScore : null,
     label: m.label,
@@ -76,7 +104,7 @@ export function clusterLayout(cluster: Pick<Cluster, 'members' | 'links'>): Clus
     kind: l.kind,
     value: l.value,
     crowded: l.crowded,
-    x: VALUE_X,
+    x: geometry.valueX,
     y: vs[i]!,
   }));
   const edges: Edge[] = [];
@@ -97,7 +125,7 @@ export function clusterLayout(cluster: Pick<Cluster, 'members' | 'links'>): Clus
       });
     }
   });
-  return { width: WIDTH, height, accounts, values, edges };
+  return { geometry, width: geometry.width, height, accounts, values, edges };
 }
 
 /** A long id shortened in the middle for a graph label. */

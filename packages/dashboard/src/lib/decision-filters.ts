@@ -4,6 +4,8 @@ import { BASE } from './router.ts';
 
 /** The decisions list's filters: kept in the URL (a saved view is a URL), sent as the API's query. */
 export interface Filters {
+  /** Free text over the identity fields (the search box). */
+  q: string;
   eventType: string;
   classification: string;
   action: string;
@@ -19,6 +21,8 @@ export interface Filters {
   promoCode: string;
   clusterId: string;
   signal: string;
+  /** With a custom rule as `signal`: `live` or `shadow` matches only. */
+  match: string;
   country: string;
   asn: string;
   label: string;
@@ -27,6 +31,7 @@ export interface Filters {
 }
 
 export const EMPTY: Filters = {
+  q: '',
   eventType: '',
   classification: '',
   action: '',
@@ -42,6 +47,7 @@ export const EMPTY: Filters = {
   promoCode: '',
   clusterId: '',
   signal: '',
+  match: '',
   country: '',
   asn: '',
   label: '',

@@ -7,7 +7,7 @@ import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { Table } from '../components/Table.tsx';
 import { useAction } from '../hooks/useAction.ts';
 import { useAsync } from '../hooks/useAsync.ts';
-import { changes } from '../lib/audit.ts';
+import { describeChange } from '../lib/audit.ts';
 import { formatDateTime } from '../lib/format.ts';
 
 const ACTIONS = [
@@ -28,6 +28,8 @@ const ACTIONS = [
   'webhook.update',
   'sso.update',
   'decision.label',
+  'entity.label',
+  'entity.unlabel',
 ];
 
 /** A readable name for the target: a rule's or list's name, a member's e-mail. */
@@ -39,7 +41,7 @@ function targetName(e: AuditEntry): string | null {
 }
 
 function Row({ e }: { e: AuditEntry }) {
-  const lines = changes(e.before, e.after);
+  const lines = describeChange(e.action, e.before, e.after);
   return (
     <tr data-audit-action={e.action}>
       <td data-label="Time">{formatDateTime(e.createdAt)}</td>

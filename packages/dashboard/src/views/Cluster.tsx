@@ -5,6 +5,7 @@ import { useApp } from '../app-state.tsx';
 import { AddToList } from '../components/AddToList.tsx';
 import { ClusterGraph } from '../components/ClusterGraph.tsx';
 import { ClusterState } from '../components/ClusterSummary.tsx';
+import { EntityLabelControl } from '../components/EntityLabel.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
@@ -50,17 +51,58 @@ function Members({
   );
 }
 
+const WEAK_LINK: Record<Cluster['related'][number]['shared'][number]['kind'], string> = {
+  promo: 'promo code',
+  network: 'network',
+  emailDomain: 'e-mail domain',
+};
+
+/** Clusters linked only weakly (same promo code, /24, e-mail domain within an hour): hints, not members. */
+function RelatedClusters({ related }: { related: Cluster['related'] }) {
+  return (
+    <div className="card" data-testid="related-clusters">
+      <h2>
+        Related clusters <span className="count">{formatNumber(related.length)}</span>
+      </h2>
+      <p className="muted">
+        Weak links only: the same promo code, IPv4 /24 or e-mail domain within an hour of this cluster's
+        decisions (last 30 days). Worth a look; not merged.
+      </p>
+      {related.length === 0 ? (
+        <Empty>None.</Empty>
+      ) : (
+        <ul className="link-list">
+          {related.map((r) => (
+            <li key={r.clusterId} data-related={r.clusterId}>
+              <Link href={href('clusters', r.clusterId)}>
+                <code>{r.clusterId}</code>
+              </Link>{' '}
+              <span className="muted">{formatCount(r.accounts.length, 'account')}:</span>{' '}
+              {r.shared.map((s) => `${WEAK_LINK[s.kind]} ${s.value}`).join(' · ')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** The members table with a checkbox each, and what to do with the selected accounts. */
 function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () => void }) {
   const app = useApp();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const canLabel = app.can('decisions.label');
-  const picked = cluster.members.filter((m) => selected.has(m.accountId));
-  const latestIds = picked.flatMap((m) => (m.latest ? [m.latest.decisionId] : []));
+  // Each selected account is labelled as a whole: all its decisions, past and future, count.
   const label = useAction(async (value: 'fraud' | 'legit') => {
-    await api.post('/api/decisions/labels', { decisionIds: latestIds, label: value });
-    setNotice(`Labelled the latest decision of ${formatCount(latestIds.length, 'account')} ${value}.`);
+    const accounts = [...selected];
+    for (const account of accounts)
+      await api.put(
+        '/api/entity-labels',
+        { kind: 'account', value: account, label: value },
+        { siteId: cluster.siteId },
+      );
+    setNotice(`Labelled ${formatCount(accounts.length, 'account')} ${value}: every decision of them counts.`);
     onChanged();
   });
   const toggle = (id: string) =>
@@ -95,18 +137,18 @@ function AccountTable({ cluster, onChanged }: { cluster: Cluster; onChanged: () 
             <button
               type="button"
               className="button small"
-              disabled={!latestIds.length || label.busy}
+              disabled={!selected.size || label.busy}
               onClick={() => void label.execute('fraud')}
             >
-              Label fraud
+              Label accounts fraud
             </button>
             <button
               type="button"
               className="button small"
-              disabled={!latestIds.length || label.busy}
+              disabled={!selected.size || label.busy}
               onClick={() => void label.execute('legit')}
             >
-              Label legit
+              Label accounts legit
             </button>
           </>
         ) : null}
@@ -225,6 +267,7 @@ export function ClusterView({ id }: { id: string }) {
               <dd>{formatNumber(c.decisions)}</dd>
             </div>
           </dl>
+          <EntityLabelControl siteId={c.siteId} kind="clusterId" value={c.id} />
           {c.truncated ? <p className="muted">Only the first 200 of each are listed.</p> : null}
           <div className="card">
             <h2>What links them</h2>
@@ -234,6 +277,7 @@ export function ClusterView({ id }: { id: string }) {
             <ClusterGraph cluster={c} />
           </div>
           <AccountTable cluster={c} onChanged={state.reload} />
+          <RelatedClusters related={c.related} />
           <div className="grid-2">
             <Members title="Devices" values={c.devices} filter="deviceId" />
             <Members title="IP addresses" values={c.ips} filter="ip" />

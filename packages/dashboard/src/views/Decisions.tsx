@@ -22,6 +22,7 @@ import { formatNumber, userTimeZone } from '../lib/format.ts';
 import { mergeNewest, pollNewest } from '../lib/live.ts';
 
 const LABELS = ['fraud', 'legit', 'none'] as const;
+const MATCHES = ['live', 'shadow'] as const;
 const POLL_MS = 4000;
 const PAGE = 50;
 /** Pages one poll may follow before it gives up and offers a reload instead. */
@@ -95,8 +96,6 @@ function DecisionList({ site }: { site: Site }) {
   const [live, setLive] = useState(true);
   const [liveError, setLiveError] = useState<unknown>(null);
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
-  // Filters start folded on small screens.
-  const [wide] = useState(() => window.matchMedia('(min-width: 761px)').matches);
   // More decisions arrived than one poll may page through: at least this many (live stops).
   const [overflow, setOverflow] = useState<number | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -189,12 +188,26 @@ function DecisionList({ site }: { site: Site }) {
   const reset = () => navigate(location.pathname);
   const exporting = useAction((format: 'csv' | 'json') => download(site.id, filters, format));
   const pivot = pivotOf(filters);
-  const active = Object.values(filters).filter((v) => v !== '').length;
+  const active = Object.entries(filters).filter(([k, v]) => k !== 'q' && v !== '').length;
   const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
   return (
     <>
-      <details className="filters-panel" open={wide}>
+      <form className="decision-search" onSubmit={apply} aria-label="Search decisions">
+        <input
+          id="f-q"
+          type="search"
+          aria-label="Search"
+          placeholder="Account, e-mail, device, IP, card, promo code, cluster or decision id"
+          value={draft.q}
+          onChange={(e) => set('q')(e.target.value)}
+        />
+        <button type="submit" className="button primary small">
+          Search
+        </button>
+      </form>
+      {/* Folded until asked for: the list is what an analyst came for. */}
+      <details className="filters-panel">
         <summary>Filters{active > 0 ? ` (${active} set)` : ''}</summary>
         <form className="filters" onSubmit={apply} aria-label="Filter decisions">
           <FilterSelect
@@ -255,6 +268,13 @@ function DecisionList({ site }: { site: Site }) {
             label="Signal or custom:rule"
             value={draft.signal}
             onChange={set('signal')}
+          />
+          <FilterSelect
+            id="f-match"
+            label="Rule match"
+            value={draft.match}
+            options={MATCHES}
+            onChange={set('match')}
           />
           <FilterText id="f-country" label="Country (ISO)" value={draft.country} onChange={set('country')} />
           <FilterText id="f-asn" label="ASN" value={draft.asn} onChange={set('asn')} />

@@ -15,7 +15,7 @@ import { decisionsHref } from '../lib/decision-filters.ts';
 import { formatNumber, formatSigned } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 
-/** Live and shadow matches of the last 7 days, the live count linked to those decisions. */
+/** Live and shadow matches of the last 7 days, each count linked to those decisions. */
 function HitsCell({
   rule,
   hits,
@@ -28,11 +28,13 @@ function HitsCell({
   if (!hits) return <span className="muted">–</span>;
   return (
     <div data-testid={`hits-${rule.name}`}>
-      <Link href={decisionsHref({ signal: `custom:${rule.name}`, from: from ?? '' })}>
+      <Link href={decisionsHref({ signal: `custom:${rule.name}`, match: 'live', from: from ?? '' })}>
         {formatNumber(hits.live)} live
       </Link>
       {' · '}
-      <span>{formatNumber(hits.shadow)} shadow</span>
+      <Link href={decisionsHref({ signal: `custom:${rule.name}`, match: 'shadow', from: from ?? '' })}>
+        {formatNumber(hits.shadow)} shadow
+      </Link>
       <Sparkline
         series={hits.series}
         label={`Daily matches of ${rule.name}: ${hits.live} live, ${hits.shadow} shadow`}

@@ -28,13 +28,15 @@ export type AuditAction =
   | 'site.rotate_keys'
   | 'webhook.update'
   | 'sso.update'
-  | 'decision.label';
+  | 'decision.label'
+  | 'entity.label'
+  | 'entity.unlabel';
 
 export interface AuditEntry {
   workspaceId: string;
   siteId?: string | null;
   action: AuditAction;
-  targetType: 'rule' | 'list' | 'member' | 'invitation' | 'site' | 'webhook' | 'sso' | 'decision';
+  targetType: 'rule' | 'list' | 'member' | 'invitation' | 'site' | 'webhook' | 'sso' | 'decision' | 'entity';
   targetId: string;
   before?: unknown;
   after?: unknown;

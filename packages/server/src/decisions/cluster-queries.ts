@@ -1,4 +1,6 @@
+import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../storage/db.ts';
+import { likeEscape } from './search.ts';
 
 /** What the cluster page reads of the members' decisions (entities/cluster-links.ts). */
 export interface ClusterScanRow {
@@ -13,6 +15,23 @@ export interface ClusterScanRow {
   label: string | null;
   labeled_at: number | null;
   created_at: number;
+}
+
+/** What a weak link between clusters is made of (entities/related-clusters.ts). */
+export interface WeakKeyRow {
+  account_id: string;
+  cluster_id?: string | null | undefined;
+  ip_address: string;
+  email: string | null;
+  promo_code: string | null;
+  created_at: number;
+}
+
+/** The values a related cluster may share: promo codes, IPv4 /24 prefixes (`203.0.113.`), e-mail domains. */
+export interface WeakKeys {
+  promoCodes: string[];
+  ipv4Prefixes: string[];
+  emailDomains: string[];
 }
 
 /** Decisions of each account, and its first and last ones (numbers as the driver returns them). */
@@ -142,6 +161,59 @@ export class ClusterDecisions {
       .where('created_at', '>=', since)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Up to `limit` decisions of the accounts since `since`: the values their weak links are made of. */
+  weakKeysOf(
+    siteId: string,
+    accounts: readonly string[],
+    since: number,
+    limit: number,
+  ): Promise<WeakKeyRow[]> {
+    if (accounts.length === 0) return Promise.resolve([]);
+    return this.database.db
+      .selectFrom('decisions')
+      .select(['account_id', 'ip_address', 'email', 'promo_code', 'created_at'])
+      .where('site_id', '=', siteId)
+      .where('account_id', 'in', accounts)
+      .where('created_at', '>=', since)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Up to `limit` decisions of the site in `[from, to]` recorded in a cluster that share one of
+   * `keys` (same promo code, IPv4 /24, e-mail domain), newest first.
+   */
+  sharingWeakKeys(
+    siteId: string,
+    keys: WeakKeys,
+    from: number,
+    to: number,
+    limit: number,
+  ): Promise<WeakKeyRow[]> {
+    const { promoCodes, ipv4Prefixes, emailDomains } = keys;
+    if (promoCodes.length + ipv4Prefixes.length + emailDomains.length === 0) return Promise.resolve([]);
+    return this.database.db
+      .selectFrom('decisions')
+      .select(['account_id', 'cluster_id', 'ip_address', 'email', 'promo_code', 'created_at'])
+      .where('site_id', '=', siteId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<=', to)
+      .where('cluster_id', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          ...(promoCodes.length ? [eb('promo_code', 'in', promoCodes)] : []),
+          ...ipv4Prefixes.map((p) => eb('ip_address', 'like', `${p}%`)),
+          ...emailDomains.map(
+            (d) => sql<SqlBool>`lower(${sql.ref('email')}) like ${`%@${likeEscape(d)}`} escape '\\'`,
+          ),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
       .limit(limit)
       .execute();
   }

@@ -5,6 +5,7 @@ import { OutboxSignal } from '../webhooks/outbox.ts';
 import { createSite, decisionRow, type SiteFixture } from '../webhooks/test-fixtures.ts';
 import { type DecisionLog, openDecisionLog } from './decision-log.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import { MAX_COVER_VALUES } from './rule-queries.ts';
 import { decisionById, labelDecisions, latestDecisionOfSite } from './transaction-queries.ts';
 
 /** One conformance suite for every DecisionLog implementation (PostgreSQL when WARDEN_TEST_DATABASE_URL is set). */
@@ -267,9 +268,21 @@ describe.each(testDialects())('decision log on %s', (dialect) => {
     expect(await log.rules.recordedMatches(site.siteId, t0 + 11, t0 + HOUR)).toHaveLength(1);
     await log.label('r1', 'fraud', t0 + 50);
     await log.label('d1', 'legit', t0 + 50);
-    const labeled = await log.rules.labeled(site.siteId, t0, t0 + 20);
+    const none = { accounts: [], devices: [], emails: [], payments: [], clusters: [] };
+    const labeled = await log.rules.labeled(site.siteId, t0, t0 + 20, none);
     expect(labeled.map((r) => r.label).sort()).toEqual(['fraud', 'legit']);
-    expect(await log.rules.labeled(site.siteId, t0 + 11, t0 + HOUR)).toEqual([]);
+    expect(await log.rules.labeled(site.siteId, t0 + 11, t0 + HOUR, none)).toEqual([]);
+    // An entity label's cover adds the entity's unlabelled decisions (all of user-42's here).
+    const covered = await log.rules.labeled(site.siteId, t0 + 11, t0 + HOUR, {
+      ...none,
+      accounts: ['user-42'],
+    });
+    expect(covered.length).toBeGreaterThanOrEqual(3);
+    expect(covered.every((r) => r.account_id === 'user-42')).toBe(true);
+    // A cover too large to bind reads the whole range (the label resolver filters it).
+    const many = Array.from({ length: MAX_COVER_VALUES + 1 }, (_, i) => `acct-${i}`);
+    const whole = await log.rules.labeled(site.siteId, t0, t0 + HOUR, { ...none, accounts: many });
+    expect(whole.length).toBeGreaterThan((await log.rules.labeled(site.siteId, t0, t0 + HOUR, none)).length);
     const mentions = await log.rules.mentioning(site.siteId, 'big_order', t0);
     expect(mentions.map((r) => r.signals).sort()).toEqual(
       [signal('custom:big_order'), signal('rule_timeout:big_order')].sort(),

@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import type { EntityCover } from '../entities/label-resolver.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
@@ -25,7 +26,11 @@ export type BacktestRow = Pick<
   | 'label'
   | 'rule_input'
   | 'created_at'
+  | 'cluster_id'
 >;
+
+/** The most entity values `labeled` binds as parameters (SQLite allows 32,766 per statement). */
+export const MAX_COVER_VALUES = 10_000;
 
 /** Which recorded decisions a backtest reads: a site's in `[from, to)`, or only one of them. */
 export interface BacktestScope {
@@ -82,6 +87,7 @@ export class RuleDecisions {
         'label',
         'rule_input',
         'created_at',
+        'cluster_id',
       ])
       .where('site_id', '=', scope.siteId)
       .where('created_at', '>=', scope.from)
@@ -107,15 +113,40 @@ export class RuleDecisions {
       .execute();
   }
 
-  /** The labelled decisions of a site in `[from, to)`. */
-  labeled(siteId: string, from: number, to: number) {
-    return this.database.db
+  /**
+   * The decisions of a site in `[from, to)` that carry a label of their own or belong to an entity
+   * of `cover` (entities/label-resolver.ts tells which label each counts with).
+   */
+  labeled(siteId: string, from: number, to: number, cover: EntityCover) {
+    const q = this.database.db
       .selectFrom('decisions')
-      .select(['label', 'signals', 'features'])
+      .select([
+        'label',
+        'signals',
+        'features',
+        'account_id',
+        'device_id',
+        'email',
+        'payment_hash',
+        'cluster_id',
+      ])
       .where('site_id', '=', siteId)
-      .where('label', 'is not', null)
       .where('created_at', '>=', from)
-      .where('created_at', '<', to)
+      .where('created_at', '<', to);
+    // Past this many values (bound parameters) the range is read whole; the resolver filters it.
+    if (Object.values(cover).reduce((n, values) => n + values.length, 0) > MAX_COVER_VALUES)
+      return q.execute();
+    return q
+      .where((eb) =>
+        eb.or([
+          eb('label', 'is not', null),
+          ...(cover.accounts.length ? [eb('account_id', 'in', cover.accounts)] : []),
+          ...(cover.devices.length ? [eb('device_id', 'in', cover.devices)] : []),
+          ...(cover.emails.length ? [eb(sql<string>`lower(${sql.ref('email')})`, 'in', cover.emails)] : []),
+          ...(cover.payments.length ? [eb('payment_hash', 'in', cover.payments)] : []),
+          ...(cover.clusters.length ? [eb('cluster_id', 'in', cover.clusters)] : []),
+        ]),
+      )
       .execute();
   }
 

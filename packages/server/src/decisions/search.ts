@@ -29,6 +29,10 @@ export interface DecisionFilters {
    */
   clusterAccounts?: readonly string[] | undefined;
   signal?: string | undefined;
+  /** With a custom-rule `signal`: only its live or only its shadow matches. */
+  match?: 'live' | 'shadow' | undefined;
+  /** Free text over the identity fields (exact or prefix). */
+  q?: string | undefined;
   label?: 'fraud' | 'legit' | 'none' | undefined;
   minScore?: string | undefined;
   maxScore?: string | undefined;
@@ -48,6 +52,8 @@ export interface DecisionDialect {
   signalRule(rule: string): Expression<SqlBool>;
   /** The IP's country or ASN recorded in the features (`features.ip.country`, `.asn`) is `value`. */
   ipIntel(field: 'country' | 'asn', value: string): Expression<SqlBool>;
+  /** The decision recorded a shadow match of the custom rule `name` (`features.custom_rules.shadow`). */
+  shadowMatch(name: string): Expression<SqlBool>;
 }
 
 export const SQLITE_DECISIONS: DecisionDialect = {
@@ -58,6 +64,8 @@ export const SQLITE_DECISIONS: DecisionDialect = {
     field === 'asn'
       ? sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.asn') = ${Number(value)}`
       : sql<SqlBool>`json_extract(${sql.ref('features')}, '$.ip.country') = ${value}`,
+  shadowMatch: (name) =>
+    sql<SqlBool>`exists (select 1 from json_each(${sql.ref('decisions.features')}, '$.custom_rules.shadow') as s where json_extract(s.value, '$.rule') = ${name})`,
 };
 
 export const POSTGRES_DECISIONS: DecisionDialect = {
@@ -65,6 +73,8 @@ export const POSTGRES_DECISIONS: DecisionDialect = {
   signalRule: (rule) =>
     sql<SqlBool>`exists (select 1 from json_array_elements(${sql.ref('decisions.signals')}::json) as s where s ->> 'rule' = ${rule})`,
   ipIntel: (field, value) => sql<SqlBool>`(${sql.ref('features')}::json #>> ${`{ip,${field}}`}) = ${value}`,
+  shadowMatch: (name) =>
+    sql<SqlBool>`exists (select 1 from json_array_elements(${sql.ref('decisions.features')}::json #> '{custom_rules,shadow}') as s where s ->> 'rule' = ${name})`,
 };
 
 /** `%`, `_` and the escape character itself, escaped for `LIKE … ESCAPE '\'`. */
@@ -97,10 +107,41 @@ function ipIntelIs(dialect: DecisionDialect, field: 'country' | 'asn', value: st
   return sql<SqlBool>`(${prefilter} and ${dialect.ipIntel(field, value)})`;
 }
 
-/** The decision's signals include one named `rule` (a default signal, or `custom:<name>`). */
-function signalFired(eb: Eb, dialect: DecisionDialect, rule: string): Expression<SqlBool> {
+/**
+ * The decision's signals include one named `rule` (a default signal, or `custom:<name>`); for a
+ * custom rule, a shadow match recorded in the features counts too (a shadow rule adds no signal).
+ */
+function signalFired(
+  eb: Eb,
+  dialect: DecisionDialect,
+  rule: string,
+  match: DecisionFilters['match'],
+): Expression<SqlBool> {
   const prefilter = sql<SqlBool>`${sql.ref('signals')} like ${`%${likeEscape(JSON.stringify(rule))}%`} escape '\\'`;
-  return eb.and([prefilter, dialect.signalRule(rule)]);
+  const live = eb.and([prefilter, dialect.signalRule(rule)]);
+  if (!rule.startsWith('custom:') || match === 'live') return live;
+  const name = rule.slice('custom:'.length);
+  const recorded = sql<SqlBool>`${sql.ref('features')} like ${`%"shadow":[{%${likeEscape(JSON.stringify(name))}%`} escape '\\'`;
+  const shadow = eb.and([recorded, dialect.shadowMatch(name)]);
+  return match === 'shadow' ? shadow : eb.or([live, shadow]);
+}
+
+/** Free text: a decision whose id or identity fields are `q` or start with it. */
+function textMatch(eb: Eb, q: string): Expression<SqlBool> {
+  const prefix = `${likeEscape(q)}%`;
+  const starts = (
+    column: 'id' | 'account_id' | 'device_id' | 'ip_address' | 'payment_hash' | 'promo_code' | 'cluster_id',
+  ) => sql<SqlBool>`${sql.ref(column)} like ${prefix} escape '\\'`;
+  return eb.or([
+    starts('id'),
+    starts('account_id'),
+    starts('device_id'),
+    starts('ip_address'),
+    starts('payment_hash'),
+    starts('promo_code'),
+    starts('cluster_id'),
+    sql<SqlBool>`lower(${sql.ref('email')}) like ${`${likeEscape(q.toLowerCase())}%`} escape '\\'`,
+  ]);
 }
 
 function ipPrefixMatch(eb: Eb, dialect: DecisionDialect, ipPrefix: string): Expression<SqlBool> {
@@ -123,6 +164,8 @@ export function decisionConditions(dialect: DecisionDialect, filters: DecisionFi
   if (minScore !== undefined && maxScore !== undefined && minScore > maxScore)
     throw badQuery('querystring.minScore', 'must not be greater than maxScore');
   if (filters.ipPrefix !== undefined) subnetOf(filters.ipPrefix);
+  if (filters.match && !filters.signal?.startsWith('custom:'))
+    throw badQuery('querystring.match', 'needs signal=custom:<rule>');
   return (eb: Eb): Expression<SqlBool> => {
     const all: Array<Expression<SqlBool>> = [eb('site_id', '=', filters.siteId)];
     const f = filters;
@@ -151,7 +194,8 @@ export function decisionConditions(dialect: DecisionDialect, filters: DecisionFi
         f.clusterAccounts?.length ? eb.or([recorded, eb('account_id', 'in', f.clusterAccounts)]) : recorded,
       );
     }
-    if (f.signal) all.push(signalFired(eb, dialect, f.signal));
+    if (f.signal) all.push(signalFired(eb, dialect, f.signal, f.match));
+    if (f.q) all.push(textMatch(eb, f.q.trim()));
     if (f.label === 'none') all.push(eb('label', 'is', null));
     else if (f.label) all.push(eb('label', '=', f.label));
     if (f.country) all.push(ipIntelIs(dialect, 'country', f.country));

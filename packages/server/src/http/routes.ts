@@ -6,6 +6,7 @@ import { dashboardArea } from './routes/dashboard.ts';
 import { decisionLabelRoutes } from './routes/decision-labels.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { entityRoutes } from './routes/entities.ts';
+import { entityLabelRoutes } from './routes/entity-labels.ts';
 import { invitationRoutes } from './routes/invitations.ts';
 import { listsRoutes } from './routes/lists.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -36,6 +37,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     decisionRoutes,
     decisionLabelRoutes,
     entityRoutes,
+    entityLabelRoutes,
     clusterRoutes,
     statsRoutes,
     staticRoutes,

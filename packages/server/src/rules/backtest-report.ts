@@ -1,10 +1,12 @@
+import type { LabelResolver } from '../entities/label-resolver.ts';
 import type { RuledDecision } from './apply.ts';
 import type { ReplayedRow } from './backtest.ts';
 
 /**
  * What a backtest reports beyond its counts (issue 16): the decisions the rules matched, one page
  * of them, and each rule's precision and recall against the analysts' labels over the replayed
- * range. Fed decision by decision through `runBacktest`'s `observe`, so memory stays flat.
+ * range (a decision's own label, else its entity's). Fed decision by decision through
+ * `runBacktest`'s `observe`, so memory stays flat.
  */
 
 export interface LabelQuality {
@@ -84,12 +86,14 @@ export function finishQuality(q: LabelQuality): LabelQuality {
 
 /**
  * An observer for `runBacktest` and the report it builds. `allRules`: every rule of the replayed
- * rule set (each gets a quality entry); `focus`: the rules whose matches are listed.
+ * rule set (each gets a quality entry); `focus`: the rules whose matches are listed; `labels`: which
+ * label each decision counts with.
  */
 export function backtestReporter(
   allRules: readonly string[],
   focus: readonly string[],
   page: { offset: number; limit: number },
+  labels: Pick<LabelResolver, 'labelOf'>,
 ) {
   const focusSet = new Set(focus);
   const quality = new Map(allRules.map((name) => [name, emptyQuality()]));
@@ -98,8 +102,9 @@ export function backtestReporter(
   const observe = (row: ReplayedRow, after: RuledDecision) => {
     const shadowRules = after.custom.shadow.map((s) => s.rule);
     const hits = new Set([...after.custom.matched, ...shadowRules]);
-    if (row.label === 'fraud' || row.label === 'legit') {
-      for (const [name, q] of quality) countLabel(q, hits.has(name), row.label);
+    const label = labels.labelOf(row);
+    if (label) {
+      for (const [name, q] of quality) countLabel(q, hits.has(name), label);
     }
     if (![...hits].some((name) => focusSet.has(name))) return;
     total++;
@@ -109,7 +114,7 @@ export function backtestReporter(
       eventType: row.event_type,
       accountId: row.account_id,
       createdAt: new Date(row.created_at).toISOString(),
-      label: row.label,
+      label,
       before: { score: row.risk_score, level: row.risk_level, action: row.action },
       after: { score: after.risk_score, level: after.risk_level, action: after.action },
       matchedRules: after.custom.matched,

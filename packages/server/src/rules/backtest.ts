@@ -23,6 +23,10 @@ export interface ReplayedRow {
   id: string;
   event_type: string;
   account_id: string;
+  device_id: string;
+  email: string | null;
+  payment_hash: string | null;
+  cluster_id?: string | null | undefined;
   risk_score: number;
   risk_level: string;
   classification: string;

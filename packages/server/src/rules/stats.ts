@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { labelResolver } from '../entities/label-resolver.ts';
 import type { RulesTable } from '../storage/rules-schema.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -13,7 +14,8 @@ function matched(rule: RulesTable, signals: string, features: string): boolean {
 }
 
 /**
- * Precision and recall of a rule against analyst labels (`fraud` is the positive class) over
+ * Precision and recall of a rule against analyst labels (`fraud` is the positive class; a decision's
+ * own label, else its entity's: entities/label-resolver.ts) over
  * `[from, to)` (default: since the rule was created), and how often it matched in the last 30 days.
  * A decision counts as matched when it recorded the rule's match; decisions made before the rule
  * existed never did: to judge the rule as written on older decisions, backtest it.
@@ -26,7 +28,11 @@ export async function ruleStats(
   const decisions = ctx.services.decisions.rules;
   const from = range.from ?? rule.created_at;
   const to = range.to ?? ctx.now() + 1;
-  const labeled = await decisions.labeled(rule.site_id, from, to);
+  const labels = await labelResolver(ctx, rule.site_id);
+  const labeled = (await decisions.labeled(rule.site_id, from, to, labels.cover)).flatMap((d) => {
+    const label = labels.labelOf(d);
+    return label ? [{ ...d, label }] : [];
+  });
   const counts = { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 };
   for (const d of labeled) {
     const hit = matched(rule, d.signals, d.features);

@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type PgModule from 'pg';
 import type { AuditTables } from './audit-schema.ts';
+import type { EntityLabelTables } from './entity-label-schema.ts';
 import type { InvitationTables } from './invitation-schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Dialect } from './migrations/types.ts';
@@ -30,7 +31,8 @@ export interface DB
     RuleTables,
     SsoTables,
     AuditTables,
-    InvitationTables {}
+    InvitationTables,
+    EntityLabelTables {}
 
 export interface Database {
   db: Kysely<DB>;

@@ -18,7 +18,7 @@ const AuditQuery = Type.Object(
     action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'e.g. rule.update' })),
     targetType: Type.Optional(
       Type.Union(
-        ['rule', 'list', 'member', 'invitation', 'site', 'webhook', 'sso', 'decision'].map((t) =>
+        ['rule', 'list', 'member', 'invitation', 'site', 'webhook', 'sso', 'decision', 'entity'].map((t) =>
           Type.Literal(t),
         ),
       ),

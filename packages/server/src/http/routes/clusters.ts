@@ -3,6 +3,8 @@ import { Envelope } from '@warden/protocol';
 import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
+import { entityLabelOf, entityLabelsOf } from '../../entities/entity-labels.ts';
+import { RELATED_LIMIT, relatedClusters } from '../../entities/related-clusters.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
@@ -33,7 +35,8 @@ const ClusterMember = Type.Object({
     Type.Null(),
   ]),
   label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()], {
-    description: "The label of the account's most recently labelled decision.",
+    description:
+      "The account's label as a whole (an entity label), else the cluster's, else that of its most recently labelled decision.",
   }),
 });
 
@@ -42,6 +45,17 @@ const ClusterLink = Type.Object({
   value: Type.String(),
   accounts: Type.Array(Type.String(), { description: 'The members it links (two or more).' }),
   crowded: Type.Boolean({ description: 'An IP used by more than 3 accounts: it linked only its first 3.' }),
+});
+
+const RelatedCluster = Type.Object({
+  clusterId: Type.String(),
+  accounts: Type.Array(Type.String(), { description: 'Its accounts seen near this cluster.' }),
+  shared: Type.Array(
+    Type.Object({
+      kind: Type.Union([Type.Literal('promo'), Type.Literal('network'), Type.Literal('emailDomain')]),
+      value: Type.String({ description: 'the promo code, IPv4 /24 or e-mail domain' }),
+    }),
+  ),
 });
 
 const Cluster = Type.Object({
@@ -74,6 +88,13 @@ const Cluster = Type.Object({
     description:
       'Devices, IP addresses and payment hashes that link two or more members; an IP only under the ' +
       'fan-out rule (its first 3 accounts). `sharedDevices`, `sharedIps` and `sharedPayments` count them.',
+  }),
+  related: Type.Array(RelatedCluster, {
+    maxItems: RELATED_LIMIT,
+    description:
+      'Other clusters of the site linked only weakly: the same promo code, IPv4 /24 or e-mail domain ' +
+      "(not a big free-mail provider) within an hour of one of this cluster's decisions of the last 30 days. " +
+      'Most shared values first.',
   }),
 });
 /** A cluster as answered (the dashboard imports this type). */
@@ -143,6 +164,10 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
       const cut = (l: string[]) => l.slice(0, CLUSTER_LIST_LIMIT);
       const seen = detail.members.filter((m) => m.decisions > 0);
       const iso = (ms: number) => new Date(ms).toISOString();
+      const accountLabels = new Map(
+        (await entityLabelsOf(ctx.database.db, siteId, { kind: 'account' })).map((l) => [l.value, l.label]),
+      );
+      const clusterLabel = (await entityLabelOf(ctx.database.db, siteId, 'cluster', membership.id))?.label;
       const count = (kind: LinkKind) => detail.links.filter((l) => l.kind === kind).length;
       return ok({
         id: membership.id,
@@ -169,9 +194,16 @@ export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
           firstSeenAt: m.decisions ? iso(m.firstSeenAt) : null,
           lastSeenAt: m.decisions ? iso(m.lastSeenAt) : null,
           latest: m.latest ? { ...m.latest, createdAt: iso(m.latest.createdAt) } : null,
-          label: m.label as 'fraud' | 'legit' | null,
+          label: accountLabels.get(m.accountId) ?? clusterLabel ?? (m.label as 'fraud' | 'legit' | null),
         })),
         links: detail.links,
+        related: await relatedClusters(
+          decisions,
+          siteId,
+          listed,
+          [membership.id, id],
+          ctx.now() - CLUSTER_WINDOW_MS,
+        ),
       });
     },
   );

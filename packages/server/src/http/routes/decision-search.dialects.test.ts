@@ -47,9 +47,19 @@ describe.each(testDialects())('decision search on %s', (dialect) => {
       account_id: 'dave',
       ip_address: '2001:0db8:0001:0002:0000:0000:0000:0009',
       signals: [{ rule: 'ip_datacenter_like', score: 10 }],
-      features: { subnet: '2001:db8:1:2::/64' },
+      // A shadow rule's match adds no signal: the features record it.
+      features: {
+        subnet: '2001:db8:1:2::/64',
+        custom_rules: { matched: [], shadow: [{ rule: 'promo_ring', score: 60 }] },
+      },
     },
-    { id: 'd4', account_id: 'erin', email: 'erin@examplexcom.test', ip_address: '198.51.100.4' },
+    {
+      id: 'd4',
+      account_id: 'erin',
+      email: 'erin@examplexcom.test',
+      ip_address: '198.51.100.4',
+      features: { custom_rules: { matched: [], shadow: [{ rule: 'promo_ring_2', score: 5 }] } },
+    },
   ];
 
   beforeAll(async () => {
@@ -83,7 +93,19 @@ describe.each(testDialects())('decision search on %s', (dialect) => {
     ['&promoCode=WELCOME%2510', []],
     ['&clusterId=c1', ['d0', 'd1']],
     ['&signal=ip_datacenter', ['d0']],
-    ['&signal=custom:promo_ring', ['d1']],
+    ['&signal=custom:promo_ring', ['d1', 'd3']],
+    ['&signal=custom:promo_ring_2', ['d4']],
+    ['&signal=custom:promo', []],
+    ['&signal=custom:promo_ring&match=live', ['d1']],
+    ['&signal=custom:promo_ring&match=shadow', ['d3']],
+    ['&q=ali', ['d0']],
+    ['&q=ALICE@example', ['d0']],
+    ['&q=203.0.113.', ['d0', 'd1']],
+    ['&q=pay_1', ['d2']],
+    ['&q=WELCOME', ['d1']],
+    ['&q=dev-a', ['d0']],
+    ['&q=d4', ['d4']],
+    ['&q=%25', []],
     ['&signal=ip_datacenter_%25', []],
     ['&label=fraud', ['d0']],
     ['&label=none', ['d1', 'd3', 'd4']],
@@ -127,6 +149,9 @@ describe.each(testDialects())('decision search on %s', (dialect) => {
     ['&minScore=70&maxScore=20', 'querystring.minScore'],
     ['&label=maybe', 'querystring.label'],
     ['&emailDomain=a@b', 'querystring.emailDomain'],
+    ['&match=shadow', 'querystring.match'],
+    ['&signal=ip_datacenter&match=live', 'querystring.match'],
+    ['&signal=custom:x&match=both', 'querystring.match'],
   ])('answers 400 for %s', async (query, path) => {
     const res = await get(`/api/decisions?siteId=${w.site.id}${query}`);
     expect(res.statusCode).toBe(400);

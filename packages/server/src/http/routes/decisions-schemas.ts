@@ -31,7 +31,22 @@ const SearchFilters = {
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'a signal that fired (`ip_datacenter`, or a custom rule as `custom:<name>`)',
+      description:
+        'a signal that fired (`ip_datacenter`), or a custom rule as `custom:<name>`: its live and its shadow matches',
+    }),
+  ),
+  match: Type.Optional(
+    Type.Union([Type.Literal('live'), Type.Literal('shadow')], {
+      description: 'with `signal=custom:<name>`: only its live matches, or only its shadow matches',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 320,
+      description:
+        'free text: decisions whose id, account, e-mail (any case), device, IP address, payment hash, ' +
+        'promo code or cluster id is or starts with it',
     }),
   ),
   label: Type.Optional(

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
+import { labelResolver } from '../../entities/label-resolver.ts';
 import { ApiError } from '../../errors.ts';
 import { runBacktest } from '../../rules/backtest.ts';
 import { backtestReporter } from '../../rules/backtest-report.ts';
@@ -184,10 +185,12 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
       const ruleset = await draftRuleset(ctx, siteId as string, body);
       const names = ruleset.rules.map((r) => r.name);
       const drafts = (body.rules ?? []).map((r) => r.name).filter((n) => names.includes(n));
-      const reporter = backtestReporter(names, body.rules?.length ? drafts : names, {
-        offset: body.matchesOffset ?? 0,
-        limit: body.matchesLimit ?? 25,
-      });
+      const reporter = backtestReporter(
+        names,
+        body.rules?.length ? drafts : names,
+        { offset: body.matchesOffset ?? 0, limit: body.matchesLimit ?? 25 },
+        await labelResolver(ctx, siteId as string),
+      );
       const result = await runBacktest(ctx, ruleset, {
         siteId: siteId as string,
         from,

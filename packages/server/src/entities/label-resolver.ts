@@ -1,0 +1,89 @@
+import type { AppContext } from '../context.ts';
+import { currentClusterAccounts } from './cluster-members.ts';
+import { type EntityLabelKind, entityLabelsOf, type Label } from './entity-labels.ts';
+
+/** What a decision says about who it was (the columns an entity label is matched on). */
+export interface LabelledDecision {
+  label: string | null;
+  account_id: string;
+  device_id: string;
+  email: string | null;
+  payment_hash: string | null;
+  cluster_id?: string | null | undefined;
+}
+
+/** The entities a site's labels cover, by the decision column each is matched on. */
+export interface EntityCover {
+  accounts: string[];
+  devices: string[];
+  emails: string[];
+  payments: string[];
+  clusters: string[];
+}
+
+/**
+ * The labels a backtest or a rule's precision counts: a decision's own label, else the newest label
+ * of an entity it belongs to (its account, device, e-mail, payment hash, or an identity cluster
+ * that its recorded cluster id names or that its account is a member of now).
+ */
+export interface LabelResolver {
+  labelOf(decision: LabelledDecision): Label | null;
+  /** Empty lists when the site has no entity labels (then only decisions' own labels count). */
+  cover: EntityCover;
+}
+
+interface Entry {
+  label: Label;
+  at: number;
+}
+
+/** The site's entity labels, read once, clusters resolved to their current members. */
+export async function labelResolver(ctx: AppContext, siteId: string): Promise<LabelResolver> {
+  const labels = await entityLabelsOf(ctx.database.db, siteId);
+  const byKey = new Map<string, Entry>();
+  const put = (kind: EntityLabelKind | 'member', value: string, entry: Entry) => {
+    const key = `${kind}:${value}`;
+    const known = byKey.get(key);
+    if (!known || known.at < entry.at) byKey.set(key, entry);
+  };
+  const members = new Set<string>();
+  for (const l of labels) {
+    const entry = { label: l.label, at: l.labeledAt };
+    put(l.kind, l.value, entry);
+    if (l.kind !== 'cluster') continue;
+    const accounts = await currentClusterAccounts(
+      ctx.services.decisions.clusters,
+      ctx.services.identity,
+      siteId,
+      l.value,
+    );
+    for (const account of accounts) {
+      put('member', account, entry);
+      members.add(account);
+    }
+  }
+  const valuesOf = (kind: EntityLabelKind) => labels.filter((l) => l.kind === kind).map((l) => l.value);
+  const cover: EntityCover = {
+    accounts: [...new Set([...valuesOf('account'), ...members])],
+    devices: valuesOf('device'),
+    emails: valuesOf('email'),
+    payments: valuesOf('payment'),
+    clusters: valuesOf('cluster'),
+  };
+  const labelOf = (d: LabelledDecision): Label | null => {
+    if (d.label === 'fraud' || d.label === 'legit') return d.label;
+    if (byKey.size === 0) return null;
+    const candidates = [
+      byKey.get(`account:${d.account_id}`),
+      byKey.get(`member:${d.account_id}`),
+      d.device_id ? byKey.get(`device:${d.device_id}`) : undefined,
+      d.email ? byKey.get(`email:${d.email.toLowerCase()}`) : undefined,
+      d.payment_hash ? byKey.get(`payment:${d.payment_hash}`) : undefined,
+      d.cluster_id ? byKey.get(`cluster:${d.cluster_id}`) : undefined,
+    ];
+    let best: Entry | undefined;
+    for (const c of candidates) if (c && (!best || c.at > best.at)) best = c;
+    return best?.label ?? null;
+  };
+  return { labelOf, cover };
+}
