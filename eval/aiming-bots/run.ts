@@ -2,8 +2,8 @@ import type { BehaviorEvidence } from '@warden/protocol';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
 import { DEVICE_TRANSFORMS } from '../lib/device-transforms.ts';
 import { scoreLogin } from '../lib/people-robustness.ts';
-import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } from './pages.ts';
 import { formatRate as share } from '../lib/wilson.ts';
+import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } from './pages.ts';
 
 /**
  * `npm run eval:aiming-bots -- <path-to>/mousetrap-kh2017/raw_data.csv.gz [--pages N] [--half odd|even]`
