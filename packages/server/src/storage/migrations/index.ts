@@ -15,6 +15,7 @@ import { ssoAttributeMapping } from './018_sso_attribute_mapping.ts';
 import { invitations } from './019_invitations.ts';
 import { ssoMetadataUrl } from './020_sso_metadata_url.ts';
 import { pendingDeliveryIndexes } from './021_pending_delivery_indexes.ts';
+import { decisionPacked } from './022_decision_packed.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '019_invitations': invitations(dialect),
         '020_sso_metadata_url': ssoMetadataUrl(dialect),
         '021_pending_delivery_indexes': pendingDeliveryIndexes(dialect),
+        '022_decision_packed': decisionPacked(dialect),
       };
     },
   };
