@@ -65,7 +65,10 @@ export interface Services {
     powFloor: BoundedMemo<string, number | undefined>;
   };
   assets: AssetCache;
-  /** Forgets expired idempotency keys and used challenges (started by the scoring routes). */
+  /**
+   * Forgets expired idempotency keys and used challenges, and decisions and evidence past the
+   * retention (started by the scoring routes).
+   */
   sweeper: ExpirySweeper;
   /** The scoring engine (built on first use: the scoring routes, or a test). */
   readonly engine: ScoringEngine;
@@ -110,7 +113,12 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
       powFloor: new BoundedMemo(10_000, parsePowFloor),
     },
     assets: new AssetCache(),
-    sweeper: new ExpirySweeper({ db: base.database.db, logger: base.logger, now: base.now }),
+    sweeper: new ExpirySweeper({
+      db: base.database.db,
+      logger: base.logger,
+      now: base.now,
+      retention: base.config.retention,
+    }),
     get engine() {
       engine ??= createEngine(ctx, { identity: services.identity });
       return engine;
