@@ -151,6 +151,7 @@ async function recordWithOutcome(
   // Decision row + outbox row + the idempotency key row in one transaction (decision-writer.ts);
   // false: the key was taken by another decision meanwhile, and nothing was written.
   if (!(await ctx.services.decisions.record(row, key, result.signals))) return false;
+  ctx.services.storage.markWritable();
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(input, result);

@@ -17,6 +17,7 @@ import { ssoMetadataUrl } from './020_sso_metadata_url.ts';
 import { pendingDeliveryIndexes } from './021_pending_delivery_indexes.ts';
 import { decisionPacked } from './022_decision_packed.ts';
 import { decisionRetention } from './023_decision_retention.ts';
+import { storageProbe } from './024_storage_probe.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '021_pending_delivery_indexes': pendingDeliveryIndexes(dialect),
         '022_decision_packed': decisionPacked(dialect),
         '023_decision_retention': decisionRetention(dialect),
+        '024_storage_probe': storageProbe(dialect),
       };
     },
   };
