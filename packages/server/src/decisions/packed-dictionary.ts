@@ -1,7 +1,8 @@
 /**
- * The preset dictionary of packed decision rows, format 1 (packed-row.ts): the JSON of two decisions
- * as recorded when first packed (made by bench/soak.ts's context and browser-evidence bodies): their
- * evidence, and their features with their rule input. Deflate refers back into it, so the keys and
+ * The preset dictionary of packed decision rows, format 1 (packed-row.ts): the JSON of two synthetic
+ * decisions as the engine recorded them (one of bench/soak-support.ts's high-cardinality bodies, one
+ * of bench/lib/verify-bodies.ts's browser-evidence bodies): their evidence, and their features with
+ * their rule input. Deflate refers back into it, so the keys and
  * the common values of a new decision cost a few bits each. Never change it: every row packed in
  * format 1 is read with it. A better dictionary is a new format number with its own.
  */
