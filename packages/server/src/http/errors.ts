@@ -88,6 +88,11 @@ const STORAGE_FULL_RETRY_AFTER_S = 30;
  */
 export function installErrorHandling(app: FastifyInstance, onStorageFull?: (err: unknown) => void): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+    }
     if (isStorageFull(error)) {
       onStorageFull?.(error);
       request.log.error({ err: error }, 'write refused: the database is full');
@@ -95,11 +100,6 @@ export function installErrorHandling(app: FastifyInstance, onStorageFull?: (err:
         .status(503)
         .header('retry-after', String(STORAGE_FULL_RETRY_AFTER_S))
         .send(errorBody('unavailable', 'The database is full: nothing was recorded. Retry later.'));
-    }
-    if (error instanceof ApiError) {
-      if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
     }
     const fe = error as FastifyError & { validationContext?: string };
     if (fe.validation) {

@@ -66,6 +66,9 @@ describe('a full database', () => {
     );
     expect(isStorageFull(Object.assign(new Error('could not extend file'), { code: '53100' }))).toBe(true);
     expect(isStorageFull(new Error('commit failed', { cause: { code: 'SQLITE_FULL' } }))).toBe(true);
+    // A worker's commit failure, as the primary passes it on: the message only.
+    expect(isStorageFull(new Error('database or disk is full'))).toBe(true);
+    expect(isStorageFull(new Error('could not extend file "base/1/2": No space left on device'))).toBe(true);
     expect(isStorageFull(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' }))).toBe(false);
     expect(isStorageFull('SQLITE_FULL')).toBe(false);
   });

@@ -5,6 +5,11 @@ import type { DB } from './db.ts';
 const SQLITE_FULL = 'SQLITE_FULL';
 /** PostgreSQL's `disk_full` condition (class 53, insufficient resources). */
 const PG_DISK_FULL = '53100';
+/**
+ * The same, by message, for an error that crossed a process boundary without its code (a
+ * `serve --workers` worker learns of its commit's failure from the primary as text).
+ */
+const FULL_MESSAGE = /database or disk is full|No space left on device/;
 /** What the probe writes: enough to need a new page (SQLite's default page is 4 KiB). */
 const PROBE_BYTES = 8192;
 
@@ -13,6 +18,7 @@ export function isStorageFull(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
     if (code === SQLITE_FULL || code === PG_DISK_FULL) return true;
+    if (e instanceof Error && FULL_MESSAGE.test(e.message)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
