@@ -19,7 +19,8 @@ export interface SoakServer {
   siteKey: string;
   secretKey: string;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stop the server; `beforeRemove` reads its data dir before it is deleted. */
+  stop(beforeRemove?: (dataDir: string) => void): Promise<void>;
 }
 
 /** Run a `warden` CLI command that prints one JSON object. */
@@ -66,13 +67,17 @@ export async function startSoakServer(
     siteKey: String(onboarded.siteKey),
     secretKey: String(onboarded.secretKey),
     dataDir,
-    stop: async () => {
+    stop: async (beforeRemove) => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      try {
+        beforeRemove?.(dataDir);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

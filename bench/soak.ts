@@ -12,13 +12,17 @@
  * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
  * identity clusters are built on pro and enterprise only), --detail (with each sample: anonymous and
  * file-backed RSS, the V8 heap used and total, external memory), --node-args "<flags>" (Node flags
- * for the server, e.g. "--max-old-space-size=128").
+ * for the server, e.g. "--max-old-space-size=128"), --body context|evidence (default context: the
+ * ~400-byte context-only bodies; evidence: bench/lib/verify-bodies.ts's 6–7 KB browser-evidence
+ * bodies). At the end it also prints the bytes on disk per decision (bench/soak-storage.ts).
  */
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { arg } from './lib/args.ts';
 import { eventLoopDelay } from './lib/servers.ts';
 import { type MetricsSnapshot, scrapeTimeline, slowestBound } from './lib/timeline.ts';
+import { evidenceBody } from './lib/verify-bodies.ts';
+import { type StorageReport, storageLines, storageReport } from './soak-storage.ts';
 import { cpuMsOf, highCardinalityBody, memoryDetail, rssOf, slope, startSoakServer } from './soak-support.ts';
 
 const MINUTES = Number(arg('minutes') ?? 30);
@@ -27,6 +31,9 @@ const PORT = Number(arg('port') ?? 20080);
 const MEMORY_MB = arg('memory-mb');
 const PLAN = arg('plan') ?? 'pro';
 const DETAIL = process.argv.includes('--detail');
+const BODY = arg('body') ?? 'context';
+if (BODY !== 'context' && BODY !== 'evidence') throw new Error('--body is context or evidence');
+const bodyOf = BODY === 'evidence' ? (n: number) => evidenceBody(n, n % 2 === 0) : highCardinalityBody;
 const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 const SAMPLE_MS = 10_000;
 const MB = 1024 * 1024;
@@ -41,7 +48,7 @@ async function main(): Promise<void> {
   const pid = server.child.pid ?? 0;
   console.log(
     `warden soak: ${MINUTES} min of high-cardinality POST /api/antibot/verify, ${CONNECTIONS} connections, ` +
-      `${PLAN} plan, node ${process.version}, ${os.cpus().length} CPUs, server pid ${pid}` +
+      `${BODY} bodies, ${PLAN} plan, node ${process.version}, ${os.cpus().length} CPUs, server pid ${pid}` +
       (MEMORY_MB ? `, WARDEN_MEMORY_MB=${MEMORY_MB}` : ''),
   );
   let sent = 0;
@@ -98,7 +105,7 @@ async function main(): Promise<void> {
             'x-site-key': server.siteKey,
             'x-secret-key': server.secretKey,
           },
-          setupRequest: (request) => ({ ...request, body: highCardinalityBody(sent++) }),
+          setupRequest: (request) => ({ ...request, body: bodyOf(sent++) }),
         },
       ],
     },
@@ -115,7 +122,10 @@ async function main(): Promise<void> {
   const endRss = rssOf(pid);
   const cpuMs = cpuMsOf(pid) - cpuAtStart;
   samples.push([done, endRss]);
-  await server.stop();
+  let storage: StorageReport | undefined;
+  await server.stop((dataDir) => {
+    storage = storageReport(dataDir);
+  });
 
   const perK = (s: number) => `${((s * 1000) / 1024).toFixed(1)} KB`;
   const half = samples.filter(([n]) => n >= done / 2);
@@ -137,6 +147,7 @@ async function main(): Promise<void> {
   console.log(
     `server CPU (all threads): ${(cpuMs / 1000).toFixed(0)} s, ${((cpuMs * 1000) / done).toFixed(0)} µs per request`,
   );
+  if (storage) for (const line of storageLines(storage)) console.log(line);
   if (failed > 0) process.exitCode = 1;
 }
 

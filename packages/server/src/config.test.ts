@@ -34,6 +34,34 @@ describe('config', () => {
     ).toThrow(/WARDEN_HEADERS_TIMEOUT_MS: must not exceed WARDEN_REQUEST_TIMEOUT_MS/);
   });
 
+  it('keeps decisions 365 days and their evidence 30 by default; 0 is for ever, evidence never longer', () => {
+    expect(loadConfig({}).retention).toEqual({ decisionDays: 365, evidenceDays: 30 });
+    expect(
+      loadConfig({ WARDEN_RETENTION_DAYS: '90', WARDEN_EVIDENCE_RETENTION_DAYS: '7' }).retention,
+    ).toEqual({
+      decisionDays: 90,
+      evidenceDays: 7,
+    });
+    expect(loadConfig({}, ['--retention-days', '0', '--evidence-retention-days', '0']).retention).toEqual({
+      decisionDays: null,
+      evidenceDays: null,
+    });
+    expect(loadConfig({ WARDEN_RETENTION_DAYS: '0' }).retention).toEqual({
+      decisionDays: null,
+      evidenceDays: 30,
+    });
+    expect(loadConfig({ WARDEN_RETENTION_DAYS: '14' }).retention).toEqual({
+      decisionDays: 14,
+      evidenceDays: 14,
+    });
+    expect(() => loadConfig({ WARDEN_RETENTION_DAYS: '10', WARDEN_EVIDENCE_RETENTION_DAYS: '20' })).toThrow(
+      /WARDEN_EVIDENCE_RETENTION_DAYS: must not exceed WARDEN_RETENTION_DAYS \(10\)/,
+    );
+    expect(() => loadConfig({ WARDEN_RETENTION_DAYS: 'a year' })).toThrow(
+      /WARDEN_RETENTION_DAYS: expected a whole number/,
+    );
+  });
+
   it('reads the memory budget in MiB from WARDEN_MEMORY_MB or --memory-mb', () => {
     expect(loadConfig({ WARDEN_MEMORY_MB: '256' }).memoryBudgetBytes).toBe(256 * 1024 * 1024);
     expect(loadConfig({}, ['--memory-mb', '48']).memoryBudgetBytes).toBe(48 * 1024 * 1024);

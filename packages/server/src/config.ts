@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RetentionSettings } from './decisions/retention.ts';
 
 /** One typed configuration, parsed once from the environment and CLI flags (flags win). */
 export interface Config {
@@ -55,6 +56,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** When set, /metrics answers only `Authorization: Bearer <metricsToken>`. */
   metricsToken: string | undefined;
+  /** How long decisions and their raw evidence are kept (decisions/retention.ts). */
+  retention: RetentionSettings;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +103,8 @@ export const SETTINGS = {
   workers: 'WARDEN_WORKERS',
   'metrics-port': 'WARDEN_METRICS_PORT',
   'metrics-token': 'WARDEN_METRICS_TOKEN',
+  'retention-days': 'WARDEN_RETENTION_DAYS',
+  'evidence-retention-days': 'WARDEN_EVIDENCE_RETENTION_DAYS',
 } as const;
 
 export type FlagName = keyof typeof SETTINGS;
@@ -292,5 +297,26 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     workers: int(src, 'WARDEN_WORKERS', 1, 1, 1024),
     metricsPort,
     metricsToken: metricsToken(src),
+    retention: retention(src),
   };
+}
+
+/**
+ * WARDEN_RETENTION_DAYS (decisions, default 365) and WARDEN_EVIDENCE_RETENTION_DAYS (their raw
+ * evidence, default 30, at most the decisions'): whole days, 0 keeps for ever.
+ */
+function retention(src: Source): RetentionSettings {
+  const days = (name: string, fallback: number) => {
+    const value = int(src, name, fallback, 0, 36_500);
+    return value === 0 ? null : value;
+  };
+  const decisionDays = days('WARDEN_RETENTION_DAYS', 365);
+  const evidenceDays = days('WARDEN_EVIDENCE_RETENTION_DAYS', Math.min(30, decisionDays ?? 30));
+  if (decisionDays !== null && (evidenceDays === null || evidenceDays > decisionDays)) {
+    throw new ConfigError(
+      'WARDEN_EVIDENCE_RETENTION_DAYS',
+      `must not exceed WARDEN_RETENTION_DAYS (${decisionDays}): evidence goes with its decision`,
+    );
+  }
+  return { decisionDays, evidenceDays };
 }

@@ -69,6 +69,11 @@ export const ERROR_CODES = {
     description: 'Too many requests; `Retry-After` says how many seconds to wait.',
   },
   internal_error: { status: 500, description: 'An unexpected failure; nothing internal is revealed.' },
+  unavailable: {
+    status: 503,
+    description:
+      'The database has no room for the write (disk full); nothing was recorded. `Retry-After` says when to try again.',
+  },
   not_ready: {
     status: 503,
     description:

@@ -31,7 +31,7 @@ describe('/readyz waits for the start-up steps', () => {
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toEqual({
         status: 'ready',
-        checks: { database: 'ok', hotState: 'ok', scoringEngine: 'ok', history: 'ok' },
+        checks: { database: 'ok', hotState: 'ok', storage: 'ok', scoringEngine: 'ok', history: 'ok' },
       });
       readiness.track('demoSeed', Promise.reject(new Error('disk full')));
       await new Promise((r) => setImmediate(r));
@@ -109,6 +109,7 @@ describe('warden serve is ready only when it can score', () => {
     expect(body.checks).toEqual({
       database: 'ok',
       hotState: 'ok',
+      storage: 'ok',
       scoringEngine: 'ok',
       decisionWriter: 'ok',
       webhookWorker: 'ok',

@@ -15,6 +15,7 @@ import { ExpirySweeper } from './scoring/expiry-sweeper.ts';
 import { knownBot } from './scoring/features.ts';
 import { IdentityClusters, type IdentityService } from './scoring/identity.ts';
 import { IpIntel } from './scoring/ip-intel.ts';
+import { StorageSpace } from './storage/storage-space.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { OutboxSignal } from './webhooks/outbox.ts';
 import { SiteChangeFeed } from './workspace/site-change-feed.ts';
@@ -65,8 +66,13 @@ export interface Services {
     powFloor: BoundedMemo<string, number | undefined>;
   };
   assets: AssetCache;
-  /** Forgets expired idempotency keys and used challenges (started by the scoring routes). */
+  /**
+   * Forgets expired idempotency keys and used challenges, and decisions and evidence past the
+   * retention (started by the scoring routes).
+   */
   sweeper: ExpirySweeper;
+  /** Whether the database has room for writes (a full disk: /readyz and writes answer 503). */
+  storage: StorageSpace;
   /** The scoring engine (built on first use: the scoring routes, or a test). */
   readonly engine: ScoringEngine;
   /** The webhook dispatcher (built on first use; `warden serve` starts it when the worker is on). */
@@ -112,10 +118,12 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
       powFloor: new BoundedMemo(10_000, parsePowFloor),
     },
     assets: new AssetCache(),
+    storage: new StorageSpace(base.now),
     sweeper: new ExpirySweeper({
       writes: () => decisions.writer.writes,
       logger: base.logger,
       now: base.now,
+      retention: base.config.retention,
     }),
     get engine() {
       engine ??= createEngine(ctx, { identity: services.identity });

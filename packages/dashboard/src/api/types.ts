@@ -152,6 +152,8 @@ export interface DecisionDetail extends DecisionSummary {
     signals: Signal[];
     [key: string]: unknown;
   };
+  /** When its evidence is (or was) dropped and when it is deleted (null: kept for ever). */
+  retention: { evidenceUntil: string | null; keptUntil: string | null };
 }
 
 export interface DecisionPage {

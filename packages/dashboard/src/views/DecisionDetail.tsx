@@ -155,6 +155,7 @@ export function DecisionDetailView({ id }: { id: string }) {
           </div>
           <div className="card">
             <h2>Evidence and features</h2>
+            <p className="muted">{retentionNote(d.retention)}</p>
             <details>
               <summary>Evidence (as received)</summary>
               <pre className="json">{JSON.stringify(d.evidence, null, 2)}</pre>
@@ -172,4 +173,20 @@ export function DecisionDetailView({ id }: { id: string }) {
       ) : null}
     </section>
   );
+}
+
+/** What is kept of this decision how long (the server's retention settings). */
+export function retentionNote(retention: DecisionDetail['retention'], now = Date.now()): string {
+  const day = (iso: string) => iso.slice(0, 10);
+  const evidence =
+    retention.evidenceUntil === null
+      ? 'Evidence is kept for ever'
+      : Date.parse(retention.evidenceUntil) <= now
+        ? `Evidence was dropped on ${day(retention.evidenceUntil)} (evidence retention)`
+        : `Evidence is kept until ${day(retention.evidenceUntil)}`;
+  const decision =
+    retention.keptUntil === null
+      ? 'the decision, its features and label for ever.'
+      : `the decision, its features and label until ${day(retention.keptUntil)}.`;
+  return `${evidence}; ${decision}`;
 }

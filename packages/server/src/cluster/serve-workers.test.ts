@@ -7,6 +7,7 @@ import path from 'node:path';
 import { solveChallenge } from 'altcha-lib/v1';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PackedColumns, unpackDecision } from '../decisions/packed-row.ts';
 import { childrenOf, request, type ServedCluster, startCluster, stopCluster } from './serve-harness.ts';
 
 const dirs: string[] = [];
@@ -39,8 +40,8 @@ const login = (account: string, ip: string, extra: Record<string, unknown> = {})
 function recordedFeatures(dataDir: string, ids: string[]): Array<Record<string, unknown>> {
   const db = new Database(path.join(dataDir, 'warden.db'), { readonly: true, fileMustExist: true });
   try {
-    const row = db.prepare('select features from decisions where id = ?');
-    return ids.map((id) => JSON.parse((row.get(id) as { features: string }).features));
+    const row = db.prepare('select * from decisions where id = ?');
+    return ids.map((id) => JSON.parse(unpackDecision(row.get(id) as PackedColumns).features));
   } finally {
     db.close();
   }

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Database } from '../storage/db.ts';
+import { PACKED_COLUMNS, unpackDecision } from './packed-row.ts';
 import { likeEscape } from './search.ts';
 
 /** What the cluster page reads of the members' decisions (entities/cluster-links.ts). */
@@ -92,13 +93,13 @@ export class ClusterDecisions {
   async latestResponse(siteId: string, clusterId: string): Promise<string | undefined> {
     const latest = await this.database.db
       .selectFrom('decisions')
-      .select('response')
+      .select(PACKED_COLUMNS)
       .where('site_id', '=', siteId)
       .where('cluster_id', '=', clusterId)
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return latest?.response;
+    return latest && unpackDecision(latest).response;
   }
 
   /** Per-account totals over all recorded decisions of the accounts (any age). */

@@ -34,6 +34,8 @@ const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
   cluster_id: true,
   rule_input: true,
   browser_decision_id: true,
+  packed: true,
+  packed_evidence: true,
 };
 const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof DecisionsTable>;
 

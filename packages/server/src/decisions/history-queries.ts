@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../storage/db.ts';
+import { PACKED_COLUMNS, withParts } from './packed-row.ts';
 
 /** Where a scan of a site's decisions stands: at this (created_at, id). */
 export interface DecisionPosition {
@@ -17,7 +18,7 @@ export class HistoryDecisions {
   constructor(private readonly database: Database) {}
 
   /** Up to `limit` of the site's decisions since `since` older than `before`, newest first. */
-  counterPage(siteId: string, since: number, before: DecisionPosition | null, limit: number) {
+  async counterPage(siteId: string, since: number, before: DecisionPosition | null, limit: number) {
     let query = this.database.db
       .selectFrom('decisions')
       .select([
@@ -28,12 +29,9 @@ export class HistoryDecisions {
         'payment_hash',
         'email',
         'event_type',
-        'features',
-        'created_at',
         'user_agent',
         'order_amount',
-        'risk_score',
-        'signals',
+        ...PACKED_COLUMNS,
       ])
       .where('site_id', '=', siteId)
       .where('created_at', '>=', since);
@@ -43,7 +41,8 @@ export class HistoryDecisions {
         eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
       );
     }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(withParts);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { DB } from '../storage/db.ts';
 import { deleteExpiredRows } from '../storage/expired-rows.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import { PACKED_COLUMNS } from './packed-row.ts';
 
 /**
  * Every query of the `idempotency_keys` table (scoring/idempotency.ts explains the keys): the key
@@ -10,12 +11,19 @@ import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
  * so these join or test the `decisions` table and live with its owner.
  */
 
-/** A key's body hash and age, with its decision's recorded answer (null: none recorded). */
+/**
+ * A key's body hash and age (`key_created_at`), with the columns of its decision's answer
+ * (`unpackDecision(row).response`; `id` null: none recorded).
+ */
 export const recordedKeyState = precompiled((db, arg: (name: 'siteId' | 'route' | 'key') => string) =>
   db
     .selectFrom('idempotency_keys as k')
     .leftJoin('decisions as d', 'd.id', 'k.decision_id')
-    .select(['k.body_hash', 'k.created_at', 'd.response'])
+    .select([
+      'k.body_hash',
+      'k.created_at as key_created_at',
+      ...PACKED_COLUMNS.map((c) => `d.${c}` as const),
+    ])
     .where('k.site_id', '=', arg('siteId'))
     .where('k.route', '=', arg('route'))
     .where('k.key', '=', arg('key')),

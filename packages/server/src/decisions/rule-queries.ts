@@ -2,6 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { EntityCover } from '../entities/label-resolver.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
+import { PACKED_COLUMNS, withParts } from './packed-row.ts';
 
 /** The columns a backtest replays of a recorded decision (rules/backtest.ts). */
 export type BacktestRow = Pick<
@@ -59,7 +60,7 @@ export class RuleDecisions {
   }
 
   /** Up to `limit` decisions of the scope, newest first, older than `before` (created_at, id). */
-  backtestPage(
+  async backtestPage(
     scope: BacktestScope,
     before: { at: number; id: string } | null,
     limit: number,
@@ -67,26 +68,16 @@ export class RuleDecisions {
     let q = this.database.db
       .selectFrom('decisions')
       .select([
-        'id',
         'event_type',
         'account_id',
         'email',
         'ip_address',
         'user_agent',
-        'device_id',
         'payment_hash',
         'promo_code',
         'order_amount',
-        'risk_score',
-        'risk_level',
-        'classification',
-        'action',
-        'signals',
-        'features',
-        'response',
         'label',
-        'rule_input',
-        'created_at',
+        ...PACKED_COLUMNS,
         'cluster_id',
       ])
       .where('site_id', '=', scope.siteId)
@@ -97,7 +88,7 @@ export class RuleDecisions {
       .limit(limit);
     if (scope.decisionId !== undefined) q = q.where('id', '=', scope.decisionId);
     if (before) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before.at, before.id)));
-    return q.execute();
+    return (await q.execute()).map(withParts);
   }
 
   /** The decisions of a site in `[from, to)` that recorded a custom-rule match, live or shadow. */

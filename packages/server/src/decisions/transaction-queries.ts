@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
+import { withParts } from './packed-row.ts';
 
 /**
  * The decision log's queries that run on the executor they are given: inside another module's
@@ -8,14 +9,18 @@ import type { DecisionsTable } from '../storage/scoring-schema.ts';
  * would not see or hold that transaction.
  */
 
-/** A decision by id. */
-export function decisionById(db: Kysely<DB>, id: string): Promise<DecisionsTable | undefined> {
-  return db.selectFrom('decisions').selectAll().where('id', '=', id).executeTakeFirst();
+/** A decision by id, its JSON parts as recorded. */
+export async function decisionById(db: Kysely<DB>, id: string): Promise<DecisionsTable | undefined> {
+  const row = await db.selectFrom('decisions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && withParts(row);
 }
 
-/** The site's latest recorded decision. */
-export function latestDecisionOfSite(db: Kysely<DB>, siteId: string): Promise<DecisionsTable | undefined> {
-  return db
+/** The site's latest recorded decision, its JSON parts as recorded. */
+export async function latestDecisionOfSite(
+  db: Kysely<DB>,
+  siteId: string,
+): Promise<DecisionsTable | undefined> {
+  const row = await db
     .selectFrom('decisions')
     .selectAll()
     .where('site_id', '=', siteId)
@@ -23,6 +28,7 @@ export function latestDecisionOfSite(db: Kysely<DB>, siteId: string): Promise<De
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
+  return row && withParts(row);
 }
 
 /** Set one label on decisions of one site. */

@@ -16,7 +16,7 @@ describe('http basics', () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json().checks).toEqual({ database: 'ok', hotState: 'ok' });
+    expect(ready.json().checks).toEqual({ database: 'ok', hotState: 'ok', storage: 'ok' });
   });
 
   it('answers 503 not_ready when the database is gone', async () => {

@@ -57,7 +57,7 @@ export function createFastify(ctx: AppContext): App {
   });
   installRequestObservation(app, ctx);
   installBodyParsing(app);
-  installErrorHandling(app);
+  installErrorHandling(app, (err) => ctx.services.storage.markFull(err));
   installQueryValidation(app);
   return app;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail, errorBody } from '../errors.ts';
+import { isStorageFull } from '../storage/storage-space.ts';
 
 export interface ValidationIssue {
   instancePath?: string;
@@ -78,13 +79,27 @@ export function frameworkErrorHandler(
   }
 }
 
-/** The one place where errors become HTTP answers. */
-export function installErrorHandling(app: FastifyInstance): void {
+/** Seconds a client is told to wait after a write refused for want of space. */
+const STORAGE_FULL_RETRY_AFTER_S = 30;
+
+/**
+ * The one place where errors become HTTP answers. A write the database refused for want of space
+ * is 503 `unavailable` (and `onStorageFull` learns of it: /readyz turns 503 until there is room).
+ */
+export function installErrorHandling(app: FastifyInstance, onStorageFull?: (err: unknown) => void): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
       if (error.status >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+    }
+    if (isStorageFull(error)) {
+      onStorageFull?.(error);
+      request.log.error({ err: error }, 'write refused: the database is full');
+      return reply
+        .status(503)
+        .header('retry-after', String(STORAGE_FULL_RETRY_AFTER_S))
+        .send(errorBody('unavailable', 'The database is full: nothing was recorded. Retry later.'));
     }
     const fe = error as FastifyError & { validationContext?: string };
     if (fe.validation) {

@@ -99,6 +99,7 @@ export async function observabilityRoutes(app: App, ctx: AppContext): Promise<vo
         checks[name] = err instanceof Error ? err.message : 'failed';
       }
     }
+    checks.storage = await ctx.services.storage.check(ctx.database.db).catch((err: unknown) => String(err));
     for (const [name, state] of Object.entries(ctx.readiness?.report() ?? {})) checks[name] = state;
     const ready = Object.values(checks).every((v) => v === 'ok');
     if (!ready) throw new ApiError('not_ready', `Not ready: ${JSON.stringify(checks)}`);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { withParts } from '../decisions/packed-row.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
@@ -79,11 +80,13 @@ describe('counter operations', () => {
     }
     expect(observed).toHaveLength(events.length);
     for (const { id, event } of observed) {
-      const row = await ctx.database.db
-        .selectFrom('decisions')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const row = withParts(
+        await ctx.database.db
+          .selectFrom('decisions')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow(),
+      );
       const live = await event;
       expect(counterEventOfRecord(row)).toEqual(live);
       expect(counterOps(site.id, counterEventOfRecord(row))).toEqual(counterOps(site.id, live));

@@ -48,7 +48,14 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
       .selectAll()
       .where('id', '=', rows[1]!.id)
       .executeTakeFirstOrThrow();
-    expect(stored).toEqual({ ...rows[1], cluster_id: null, rule_input: null, browser_decision_id: null });
+    expect(stored).toEqual({
+      ...rows[1],
+      cluster_id: null,
+      rule_input: null,
+      browser_decision_id: null,
+      packed: null,
+      packed_evidence: null,
+    });
   });
 
   it('commits without waiting for any timer, the writes of one turn in one batch it reports', async () => {

@@ -265,6 +265,8 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
           cluster_id: row.cluster_id ?? null,
           rule_input: row.rule_input ?? null,
           browser_decision_id: row.browser_decision_id ?? null,
+          packed: row.packed ?? null,
+          packed_evidence: row.packed_evidence ?? null,
         }),
         siteId,
         webhookActive: site.params,

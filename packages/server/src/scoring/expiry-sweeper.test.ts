@@ -40,7 +40,12 @@ describe('the expiry sweeper on a SQLite file', () => {
     await writer.ready();
     const warnings: unknown[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
-    const sweeper = new ExpirySweeper({ writes: () => writer.writes, logger, now: () => Date.now() });
+    const sweeper = new ExpirySweeper({
+      writes: () => writer.writes,
+      logger,
+      now: () => Date.now(),
+      retention: { decisionDays: 365, evidenceDays: 30 },
+    });
 
     // Another connection's transaction holds the write lock (as a group commit does, briefly).
     other.exec('begin immediate');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { deleteKeysBefore, recordedKeyState } from '../decisions/key-queries.ts';
+import { type PackedColumns, unpackDecision } from '../decisions/packed-row.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -102,10 +103,10 @@ export async function recordedKey(
   now: number,
 ): Promise<Extract<IdempotencyOutcome, { kind: 'replay' }> | undefined> {
   const [row] = (await recordedKeyState(db, scope)).rows;
-  if (!row || row.response === null || now - Number(row.created_at) >= IDEMPOTENCY_RETENTION_MS)
+  if (!row || row.id === null || now - Number(row.key_created_at) >= IDEMPOTENCY_RETENTION_MS)
     return undefined;
   if (!sameBody(row.body_hash, body)) throw conflict();
-  return { kind: 'replay', response: row.response };
+  return { kind: 'replay', response: unpackDecision(row as PackedColumns).response };
 }
 
 /** Take the key for a new decision `decisionId`, or answer from what holds it (see above). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { unpackDecision } from '../decisions/packed-row.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { type TestApp, testDialects } from '../testing/context.ts';
@@ -72,7 +73,7 @@ describe.each(testDialects())('recording and idempotency on %s', (dialect) => {
     expect(row.created_at).toBe(Date.parse(data.timestamp));
     expect(typeof row.created_at).toBe('number');
     expect(row.payment_hash).toBe('pm_x');
-    expect(JSON.parse(row.response)).toEqual(data);
+    expect(JSON.parse(unpackDecision(row).response)).toEqual(data);
   });
 
   it('records nothing when the transaction fails, and frees the key', async () => {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
+import { packDecision } from '../decisions/packed-row.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
@@ -104,7 +105,7 @@ export function decisionData(id: string, result: EngineResult, decisionMs: numbe
 
 export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionsTable {
   const context = input.request.context;
-  return {
+  const columns = {
     id: input.decisionId,
     site_id: input.site.id,
     workspace_id: input.workspace.id,
@@ -122,18 +123,21 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     classification: result.classification,
     action: result.action,
     signals: JSON.stringify(result.signals),
-    features: JSON.stringify(result.features),
-    evidence: JSON.stringify(result.evidence),
-    response: JSON.stringify(data),
     ruleset_version: result.ruleset_version,
     decision_ms: data.decision_ms,
     label: null,
     labeled_at: null,
     created_at: input.now,
     cluster_id: result.identity?.cluster_id ?? null,
-    rule_input: result.rule_input ? JSON.stringify(result.rule_input) : null,
     browser_decision_id: linkedBrowserDecision(result.features),
   };
+  const parts = packDecision(columns, {
+    features: result.features,
+    evidence: result.evidence,
+    ruleInput: result.rule_input ?? null,
+    answer: data as unknown as Record<string, unknown>,
+  });
+  return { ...columns, ...parts };
 }
 
 /**
@@ -160,6 +164,7 @@ async function recordWithOutcome(
     : ctx.services.decisions.record(row, key, result.signals));
   if (timeline) timeline.committed = performance.now();
   if (onPrimary || !recorded) return recorded;
+  ctx.services.storage.markWritable();
   if (engine.afterRecord) {
     try {
       await engine.afterRecord(input, result);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { unpackDecision } from '../decisions/packed-row.ts';
 import { runBacktest } from '../rules/backtest.ts';
 import { createRule } from '../rules/repo.ts';
 import type { SitesTable } from '../storage/schema.ts';
@@ -83,8 +84,17 @@ describe('stored rule input', () => {
     expect(replay.changed).toBe(0);
     expect(replay.after).toEqual(replay.before);
 
-    // Decisions recorded before the rule input existed are reconstructed: request_url is unknown.
-    await ctx.database.db.updateTable('decisions').set({ rule_input: null }).execute();
+    // Decisions recorded before the rule input existed (JSON columns, not packed) are
+    // reconstructed: request_url is unknown.
+    const rows = await ctx.database.db.selectFrom('decisions').selectAll().execute();
+    for (const row of rows) {
+      const { features, evidence, response } = unpackDecision(row);
+      await ctx.database.db
+        .updateTable('decisions')
+        .set({ features, evidence, response, rule_input: null, packed: null, packed_evidence: null })
+        .where('id', '=', row.id)
+        .execute();
+    }
     const legacy = await runBacktest(ctx, ruleset, options);
     expect(legacy.matches.login_page).toBeUndefined();
     expect(legacy.matches.busy_ip).toBe(live.busy_ip);
@@ -93,7 +103,7 @@ describe('stored rule input', () => {
   it('is versioned and compact: the event, identity and default signal count, not the features again', async () => {
     await scoreLive(1);
     const row = await ctx.database.db.selectFrom('decisions').selectAll().executeTakeFirstOrThrow();
-    const stored = JSON.parse(row.rule_input ?? 'null');
+    const stored = JSON.parse(unpackDecision(row).rule_input ?? 'null');
     expect(stored).toMatchObject({
       v: 1,
       event: { type: 'login', request_url: '/login', account_id: 'acct_0' },

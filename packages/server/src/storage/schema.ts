@@ -62,8 +62,15 @@ export interface InstanceSettingsTable {
   value: string;
 }
 
+/** The storage probe's scratch row (migration 024, storage/storage-space.ts): empty but while probing. */
+export interface StorageProbeTable {
+  id: number;
+  filler: string;
+}
+
 export interface CoreTables {
   instance_settings: InstanceSettingsTable;
+  storage_probe: StorageProbeTable;
   users: UsersTable;
   workspaces: WorkspacesTable;
   memberships: MembershipsTable;

@@ -18,7 +18,7 @@ export interface DecisionsTable {
   action: string;
   /** JSON array of {rule, score, description}. */
   signals: string;
-  /** JSON object of the features computed for this event (for replay and backtests). */
+  /** JSON object of the features computed for this event (packed rows: the keys SQL reads only). */
   features: string;
   /** JSON object of the normalised evidence (fingerprint/environment/behaviour summary). */
   evidence: string;
@@ -41,6 +41,15 @@ export interface DecisionsTable {
    * 014), so a protected submit is counted once; null otherwise.
    */
   browser_decision_id?: string | null | undefined;
+  /**
+   * Migration 022 (decisions/packed-row.ts): the rest of the features, the rule input and the
+   * answer's identity/challenge, deflated; null on rows recorded before it. On a packed row
+   * `features` holds only the keys SQL reads, `evidence` and `response` are empty and `rule_input`
+   * is null: read its JSON parts with `unpackDecision`.
+   */
+  packed?: Uint8Array | null | undefined;
+  /** Migration 022: the normalised evidence, deflated; null without any or once the retention removed it. */
+  packed_evidence?: Uint8Array | null | undefined;
 }
 
 export interface IdempotencyKeysTable {

@@ -174,6 +174,22 @@ export async function insertDelivery(
 }
 
 /**
+ * Forget every delivery of these decisions (the decision retention deletes them: an outbox row
+ * never outlives its decision). On the index by decision. Returns how many.
+ */
+export async function deleteDeliveriesOfDecisions(
+  db: Executor,
+  decisionIds: readonly string[],
+): Promise<number> {
+  if (decisionIds.length === 0) return 0;
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('decision_id', 'in', [...decisionIds])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
  * Cancel the queued deliveries of these sites. Finding the sites first keeps the update on the
  * index of pending deliveries by site: it never walks the whole pending backlog. Returns how many.
  */

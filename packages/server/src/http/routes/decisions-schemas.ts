@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Action, Classification, Decision, EventType, RiskLevel, Signal } from '@warden/protocol';
+import type { RetentionSettings } from '../../decisions/retention.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 
 /** Schemas and views of the decision read API (SPEC §9). Management JSON is camelCase. */
@@ -172,6 +173,14 @@ export const DecisionDetail = Type.Composite([
     features: OpenObject,
     /** The Decision exactly as it was answered. */
     response: Decision,
+    /**
+     * How long this decision is kept (WARDEN_RETENTION_DAYS, WARDEN_EVIDENCE_RETENTION_DAYS): when
+     * its evidence is (or was) dropped and when it is deleted; null: kept for ever.
+     */
+    retention: Type.Object({
+      evidenceUntil: Type.Union([Type.String(), Type.Null()]),
+      keptUntil: Type.Union([Type.String(), Type.Null()]),
+    }),
   }),
 ]);
 export type DecisionDetail = Static<typeof DecisionDetail>;
@@ -262,7 +271,10 @@ export function decisionSummary(row: SummaryRow): DecisionSummary {
   };
 }
 
-export function decisionDetail(row: DecisionsTable): DecisionDetail {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function decisionDetail(row: DecisionsTable, retention: RetentionSettings): DecisionDetail {
+  const after = (days: number | null) => (days === null ? null : iso(Number(row.created_at) + days * DAY_MS));
   return {
     ...decisionSummary(row),
     orderAmount: row.order_amount === null ? null : Number(row.order_amount),
@@ -270,5 +282,6 @@ export function decisionDetail(row: DecisionsTable): DecisionDetail {
     evidence: JSON.parse(row.evidence) as Record<string, unknown>,
     features: JSON.parse(row.features) as Record<string, unknown>,
     response: JSON.parse(row.response) as DecisionDetail['response'],
+    retention: { evidenceUntil: after(retention.evidenceDays), keptUntil: after(retention.decisionDays) },
   };
 }

@@ -158,6 +158,12 @@ describe('decision read API', () => {
       const d = res.json().data;
       expect(d).toMatchObject({ id: ids[3], eventType: 'checkout', orderAmount: 10, paymentHash: null });
       expect(d.evidence).toEqual(expect.any(Object));
+      // How long it is kept: the default 30 days of evidence and 365 of decision, from its time.
+      const day = 24 * 60 * 60 * 1000;
+      expect(d.retention).toEqual({
+        evidenceUntil: new Date(Date.parse(d.createdAt) + 30 * day).toISOString(),
+        keptUntil: new Date(Date.parse(d.createdAt) + 365 * day).toISOString(),
+      });
       expect(d.features).toEqual(expect.any(Object));
       expect(d.response.request_id).toBe(ids[3]);
       expect(d.response.signals).toEqual(d.signals);

@@ -187,7 +187,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request) => {
       const row = await accessibleDecision(ctx, request, request.params.id, 'read');
       assertValid(request);
-      return ok(decisionDetail(row));
+      return ok(decisionDetail(row, ctx.config.retention));
     },
   );
 
@@ -209,7 +209,9 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       assertValid(request);
       const labeledAt = ctx.now();
       await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
-      return ok(decisionDetail({ ...row, label: request.body.label, labeled_at: labeledAt }));
+      return ok(
+        decisionDetail({ ...row, label: request.body.label, labeled_at: labeledAt }, ctx.config.retention),
+      );
     },
   );
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unpackDecision } from '../../decisions/packed-row.ts';
 import { FINGERPRINT } from '../../scoring/test-fixtures.ts';
 import { addTestUser, createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import { createTestApp, type TestApp } from '../../testing/context.ts';
@@ -88,10 +89,10 @@ describe('/verify carries the browser session of its token', () => {
     // The recorded /verify decision names the browser decisions it is linked to.
     const row = await t.ctx.database.db
       .selectFrom('decisions')
-      .select('features')
+      .selectAll()
       .where('id', '=', d.request_id)
       .executeTakeFirstOrThrow();
-    const features = JSON.parse(String(row.features));
+    const features = JSON.parse(unpackDecision(row).features);
     expect(features.browser_session).toMatchObject({
       id: collect.request_id,
       latest: collect.request_id,
@@ -114,10 +115,10 @@ describe('/verify carries the browser session of its token', () => {
     expect(d.risk_score).toBeGreaterThanOrEqual(collect.risk_score);
     const row = await t.ctx.database.db
       .selectFrom('decisions')
-      .select('features')
+      .selectAll()
       .where('id', '=', d.request_id)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(String(row.features)).browser_session).toMatchObject({
+    expect(JSON.parse(unpackDecision(row).features).browser_session).toMatchObject({
       id: collect.request_id,
       latest: second.request_id,
     });

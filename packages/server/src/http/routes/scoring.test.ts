@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unpackDecision } from '../../decisions/packed-row.ts';
 import { idTime } from '../../scoring/decision-id.ts';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import type { TestApp } from '../../testing/context.ts';
@@ -84,8 +85,9 @@ describe('POST /collect and /verify', () => {
         action: 'review',
         ruleset_version: 'rs_fake',
       });
-      expect(JSON.parse(row.response)).toEqual(d);
-      expect(JSON.parse(row.features)).toEqual({ amount: 42 });
+      const recorded = unpackDecision(row);
+      expect(JSON.parse(recorded.response)).toEqual(d);
+      expect(JSON.parse(recorded.features)).toEqual({ amount: 42 });
     });
 
     it('carries the challenge descriptor when the action is challenge', async () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { withParts } from '../../decisions/packed-row.ts';
 import { buildApp } from '../../http/app.ts';
 import { createTestWorkspace } from '../../testing/accounts.ts';
 import { createTestContext } from '../../testing/context.ts';
@@ -71,8 +72,12 @@ async function run(): Promise<Outcome[]> {
           .selectAll()
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
-        const { decision_ms: _ms, ...stored } = row;
-        parts.push(normalise(JSON.stringify(stored)));
+        // The row as recorded, its packed JSON parts unpacked in their column places.
+        const unpacked: Record<string, unknown> = { ...withParts(row) };
+        const stored = Object.keys(row)
+          .filter((column) => column !== 'decision_ms' && !column.startsWith('packed'))
+          .map((column) => [column, unpacked[column]]);
+        parts.push(normalise(JSON.stringify(Object.fromEntries(stored))));
       }
       outcomes.push({
         status: res.statusCode,

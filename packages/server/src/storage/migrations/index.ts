@@ -15,6 +15,9 @@ import { ssoAttributeMapping } from './018_sso_attribute_mapping.ts';
 import { invitations } from './019_invitations.ts';
 import { ssoMetadataUrl } from './020_sso_metadata_url.ts';
 import { pendingDeliveryIndexes } from './021_pending_delivery_indexes.ts';
+import { decisionPacked } from './022_decision_packed.ts';
+import { decisionRetention } from './023_decision_retention.ts';
+import { storageProbe } from './024_storage_probe.ts';
 import { entityLabels } from './025_entity_labels.ts';
 import type { Dialect } from './types.ts';
 
@@ -39,6 +42,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '019_invitations': invitations(dialect),
         '020_sso_metadata_url': ssoMetadataUrl(dialect),
         '021_pending_delivery_indexes': pendingDeliveryIndexes(dialect),
+        '022_decision_packed': decisionPacked(dialect),
+        '023_decision_retention': decisionRetention(dialect),
+        '024_storage_probe': storageProbe(dialect),
         '025_entity_labels': entityLabels(dialect),
       };
     },

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { packDecision, unpackDecision } from './packed-row.ts';
+
+const identity = {
+  cluster_id: 'cl_1',
+  linked_accounts: 2,
+  shared_devices: 0,
+  shared_ips: 1,
+  shared_payments: 0,
+};
+const behavior = { present: true, interactions: 12, mean_turn: 0.24273528096507507, key_floor: null };
+const features = {
+  event_type: 'login',
+  surface: 'server',
+  ip: { asn: 45899, org: 'VNPT Corp', country: 'VN', hosting: false },
+  behavior,
+  subnet: '123.23.21.0/24',
+  identity,
+  custom_rules: { matched: [], shadow: [{ rule: 'fast_login', score: 10 }] },
+  hardware_profile: 'hw_61a44a6df9c9ecd3',
+};
+const evidence = { device: { id: 'dev_1', source: 'fingerprint' }, behavior, environment: { cdp: false } };
+const signals = [{ rule: 'datacenter_ip', score: 20, description: 'A hosting network.' }];
+const columns = {
+  id: '01a2268d-9f2a-72f5-9cac-2df0cfc8b060',
+  classification: 'suspicious',
+  risk_score: 45,
+  risk_level: 'medium',
+  action: 'review',
+  device_id: 'dev_1',
+  signals: JSON.stringify(signals),
+  decision_ms: 0.912,
+  created_at: Date.parse('2026-11-29T09:05:45.258Z'),
+  ruleset_version: 'rs_13dc432a2828',
+};
+const answer: Record<string, unknown> = {
+  classification: 'suspicious',
+  risk_score: 45,
+  risk_level: 'medium',
+  action: 'review',
+  request_id: columns.id,
+  device_id: 'dev_1',
+  signals,
+  identity,
+  decision_ms: 0.912,
+  timestamp: '2026-11-29T09:05:45.258Z',
+  ruleset_version: 'rs_13dc432a2828',
+  idempotent_replay: false,
+};
+const ruleInput = {
+  v: 1,
+  event: { type: 'login', request_url: 'https://shop.example/login' },
+  default_signals: 1,
+};
+
+function roundTrip(parts: Parameters<typeof packDecision>[1]) {
+  const stored = packDecision(columns, parts);
+  return { stored, read: unpackDecision({ ...columns, ...stored }) };
+}
+
+describe('packed decision rows', () => {
+  it('reads back the very JSON texts the decision was recorded with', () => {
+    const { stored, read } = roundTrip({ features, evidence, ruleInput, answer });
+    expect(read).toEqual({
+      features: JSON.stringify(features),
+      evidence: JSON.stringify(evidence),
+      response: JSON.stringify(answer),
+      rule_input: JSON.stringify(ruleInput),
+    });
+    // What SQL reads stays in the features column; the rest is packed.
+    expect(JSON.parse(stored.features)).toEqual({
+      ip: features.ip,
+      subnet: features.subnet,
+      custom_rules: features.custom_rules,
+    });
+    expect(stored.evidence).toBe('');
+    expect(stored.response).toBe('');
+    expect(stored.rule_input).toBeNull();
+  });
+
+  it('keeps an answer the columns do not rebuild whole (a challenge, an identity of its own)', () => {
+    const challenge = { type: 'pow', difficulty: 18, salt: 'abc' };
+    const own = { ...answer, identity: { ...identity, linked_accounts: 9 }, challenge };
+    expect(roundTrip({ features, evidence, ruleInput: null, answer: own }).read.response).toBe(
+      JSON.stringify(own),
+    );
+    const { identity: _none, ...withoutIdentity } = answer;
+    const read = roundTrip({ features, evidence: {}, ruleInput: null, answer: withoutIdentity });
+    expect(read.read).toMatchObject({
+      response: JSON.stringify(withoutIdentity),
+      evidence: '{}',
+      rule_input: null,
+    });
+    expect(read.stored.packed_evidence).toBeNull();
+    const reordered = { idempotent_replay: false, ...answer };
+    expect(roundTrip({ features, evidence, ruleInput, answer: reordered }).read.response).toBe(
+      JSON.stringify(reordered),
+    );
+  });
+
+  it('reads a row whose evidence the retention removed as evidence {}, the rest intact', () => {
+    const { stored } = roundTrip({ features, evidence, ruleInput, answer });
+    const read = unpackDecision({ ...columns, ...stored, packed_evidence: null });
+    expect(read.evidence).toBe('{}');
+    expect(read.features).toBe(JSON.stringify(features));
+  });
+
+  it('reads a row recorded before packing as it is', () => {
+    const legacy = {
+      ...columns,
+      features: '{"a":1}',
+      evidence: '{"b":2}',
+      response: '{"c":3}',
+      rule_input: null,
+      packed: null,
+      packed_evidence: null,
+    };
+    expect(unpackDecision(legacy)).toEqual({
+      features: '{"a":1}',
+      evidence: '{"b":2}',
+      response: '{"c":3}',
+      rule_input: null,
+    });
+  });
+
+  it('stores a browser decision in a fraction of its JSON', () => {
+    const { stored } = roundTrip({ features, evidence, ruleInput, answer });
+    const json =
+      JSON.stringify(features).length + JSON.stringify(evidence).length + JSON.stringify(answer).length;
+    const packed =
+      stored.features.length + (stored.packed?.length ?? 0) + (stored.packed_evidence?.length ?? 0);
+    expect(packed).toBeLessThan(json / 2);
+  });
+});
