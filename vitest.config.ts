@@ -14,6 +14,7 @@ export default defineConfig({
       'eval/keys/**/*.test.ts',
       'eval/aiming/**/*.test.ts',
       'eval/browsers/paths/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
