@@ -6,10 +6,17 @@
 
 const SERVER = '^packages/server/src/';
 /**
- * Tests and test harnesses may cross layers (an SDK test starts a real server; a storage test
- * builds rows with the scoring code): the layer rules judge shipped code. Cycles count everywhere.
+ * Tests and their helpers (`*.test.ts`, `test-*.ts`, `*.fixtures.ts`, `test/`, the server's
+ * `testing/`) may cross layers (an SDK test starts a real server; a storage test builds rows with
+ * the scoring code): the layer rules judge shipped code. Cycles count everywhere.
  */
-const TESTS = ['\\.test\\.tsx?$', '^packages/[^/]+/test/', `${SERVER}testing/`];
+const TESTS = [
+  '\\.test\\.tsx?$',
+  '/test-[^/]+\\.ts$',
+  '\\.fixtures\\.ts$',
+  '^packages/[^/]+/test/',
+  `${SERVER}testing/`,
+];
 
 module.exports = {
   forbidden: [
@@ -34,6 +41,17 @@ module.exports = {
       comment: 'packages/protocol is the contract every other package imports; it imports none of them.',
       from: { path: '^packages/protocol/' },
       to: { path: '^packages/(server|node|browser|dashboard)/' },
+    },
+    {
+      name: 'browser-code-without-node',
+      severity: 'error',
+      comment:
+        "Code that runs in a browser (the browser SDK, the dashboard, protocol's main entry) imports no Node built-in; protocol's Node-only wire helpers are subpath exports.",
+      from: {
+        path: '^packages/(browser|dashboard|protocol)/src/',
+        pathNot: ['^packages/protocol/src/webhook-signature\\.ts$', ...TESTS],
+      },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'sdks-not-to-each-other',
@@ -80,9 +98,9 @@ module.exports = {
     {
       name: 'production-not-to-tests',
       severity: 'error',
-      comment: 'Shipped code never imports a test file.',
+      comment: 'Shipped code never imports a test or a test helper.',
       from: { path: '^packages/[^/]+/src/', pathNot: TESTS },
-      to: { path: '\\.test\\.tsx?$' },
+      to: { path: TESTS },
     },
   ],
   options: {
