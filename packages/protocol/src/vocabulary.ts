@@ -1,0 +1,8 @@
+// The words of the scoring API, each list written once. Plain constants with no import, so the
+// browser and the Node SDK can take them (`@warden/protocol/vocabulary`) without TypeBox; the
+// schemas built from them are in scoring.ts.
+
+export const EVENT_TYPES = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
+export const CLASSIFICATIONS = ['human', 'suspicious', 'bot'] as const;
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export const ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
