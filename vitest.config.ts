@@ -15,6 +15,7 @@ export default defineConfig({
       'eval/aiming/**/*.test.ts',
       'eval/browsers/paths/**/*.test.ts',
       'eval/aiming-bots/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 30_000,

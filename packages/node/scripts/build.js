@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds @warden/node for installation: dist/esm/*.js (ESM), dist/cjs/*.cjs (CommonJS), both
 // bundled by esbuild with every package dependency left external (better-sqlite3 is loaded only
-// by the receiver-sqlite entry), and the type declarations in dist/types (ESM) and
-// dist/types-cjs (require). Run by `npm run build` and the root postinstall; `--if-possible`
+// by the receiver-sqlite entry) but the private @warden/protocol, whose code the SDK uses (the
+// webhook signature's wire format) is bundled in, and the type declarations in dist/types (ESM)
+// and dist/types-cjs (require). Run by `npm run build` and the root postinstall; `--if-possible`
 // turns a missing esbuild/typescript (an install without development dependencies) into a warning.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +26,15 @@ try {
   process.exit(0);
 }
 
+/** @warden/protocol is never published: resolve its imports to its sources so they are bundled. */
+const bundleProtocol = {
+  name: 'bundle-warden-protocol',
+  setup(build) {
+    const require = createRequire(import.meta.url);
+    build.onResolve({ filter: /^@warden\/protocol(\/|$)/ }, (args) => ({ path: require.resolve(args.path) }));
+  },
+};
+
 const started = performance.now();
 fs.rmSync(dist, { recursive: true, force: true });
 const common = {
@@ -32,6 +43,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  plugins: [bundleProtocol],
   logLevel: 'warning',
   legalComments: 'none',
 };

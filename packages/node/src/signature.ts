@@ -1,4 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  parseWebhookSignatureHeader,
+  webhookSignatureHeader,
+  webhookSignatureHex,
+} from '@warden/protocol/webhook-signature';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -12,13 +17,6 @@ export interface VerifyOptions {
 export type SignatureCheck =
   | { valid: true; timestamp: number }
   | { valid: false; reason: 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
-
-function hmacHex(secret: string, timestamp: string, rawBody: Uint8Array | string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestamp}.`)
-    .update(rawBody)
-    .digest('hex');
-}
 
 /**
  * Throws a TypeError for a setup that would let forged or replayed deliveries through: no secret,
@@ -47,22 +45,9 @@ export function verifyWebhookSignature(
   options: VerifyOptions = {},
 ): SignatureCheck {
   assertVerifyConfig(secret, options);
-  if (typeof header !== 'string' || header.length === 0 || header.length > 4096) {
-    return { valid: false, reason: 'malformed_header' };
-  }
-  let timestamp: string | undefined;
-  const candidates: string[] = [];
-  for (const part of header.split(',')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    const key = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (key === 't') timestamp = value;
-    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) candidates.push(value.toLowerCase());
-  }
-  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp) || candidates.length === 0) {
-    return { valid: false, reason: 'malformed_header' };
-  }
+  const parsed = parseWebhookSignatureHeader(header);
+  if (parsed === null) return { valid: false, reason: 'malformed_header' };
+  const { timestamp, signatures: candidates } = parsed;
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowS = Math.floor((options.now ?? Date.now()) / 1000);
   const t = Number(timestamp);
@@ -70,7 +55,7 @@ export function verifyWebhookSignature(
   const secrets = typeof secret === 'string' ? [secret] : secret;
   let matched = false;
   for (const key of secrets) {
-    const expected = Buffer.from(hmacHex(key, timestamp, rawBody), 'hex');
+    const expected = Buffer.from(webhookSignatureHex(key, timestamp, rawBody), 'hex');
     for (const candidate of candidates) {
       // Every comparison runs to the end: no early exit that would time the match.
       if (timingSafeEqual(expected, Buffer.from(candidate, 'hex'))) matched = true;
@@ -85,6 +70,5 @@ export function signWebhookPayload(
   secret: string,
   nowMs: number = Date.now(),
 ): string {
-  const t = String(Math.floor(nowMs / 1000));
-  return `t=${t},v1=${hmacHex(secret, t, rawBody)}`;
+  return webhookSignatureHeader(secret, rawBody, nowMs);
 }

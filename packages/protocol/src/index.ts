@@ -1,3 +1,4 @@
 export * from './evidence.ts';
 export * from './scoring.ts';
+export * from './vocabulary.ts';
 export * from './webhook.ts';

@@ -1,15 +1,11 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { BehaviorEvidence, EnvironmentEvidence, FingerprintEvidence } from './evidence.ts';
+import { ACTIONS, CLASSIFICATIONS, EVENT_TYPES, RISK_LEVELS } from './vocabulary.ts';
 
 /**
  * Schemas of the scoring API (interface §2.2–2.5, SPEC §2–§5). Shared by the server (validation
  * and serialisation), the SDKs and the OpenAPI document.
  */
-
-export const EVENT_TYPES = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
-export const CLASSIFICATIONS = ['human', 'suspicious', 'bot'] as const;
-export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
-export const ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
 
 export const EventType = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));
 export const Classification = Type.Union(CLASSIFICATIONS.map((t) => Type.Literal(t)));

@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ACTIONS } from './vocabulary.ts';
 
 /** Webhook payloads (interface 6.3). The only event type is `decision.created`. */
 
 export const WEBHOOK_EVENT_TYPES = ['decision.created'] as const;
-export const WEBHOOK_ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
 export const WEBHOOK_USER_AGENT = 'Service-Webhooks/1.0';
 export const WEBHOOK_SIGNATURE_HEADER = 'Service-Signature';
 export const WEBHOOK_DELIVERY_HEADER = 'Service-Delivery';
@@ -16,7 +16,7 @@ export const SignalEvidence = Type.Object({
 export type SignalEvidence = Static<typeof SignalEvidence>;
 
 export const DecisionCreatedMetadata = Type.Object({
-  action: Type.Optional(Type.Union(WEBHOOK_ACTIONS.map((a) => Type.Literal(a)))),
+  action: Type.Optional(Type.Union(ACTIONS.map((a) => Type.Literal(a)))),
   /** Omitted when the request had no `order_amount`. */
   amount: Type.Optional(Type.Number()),
   /** Omitted when the request had no `payment_hash`. */

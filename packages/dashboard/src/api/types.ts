@@ -48,9 +48,9 @@ export interface RuleTestResult {
 export type { SsoConfigView as SsoConfig } from '../../../server/src/sso/config-store.ts';
 export type { WorkspaceView as Workspace } from '../../../server/src/workspace/workspaces.ts';
 
-export const EVENT_TYPES = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
-export const CLASSIFICATIONS = ['human', 'suspicious', 'bot'] as const;
-export const ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
+import { ACTIONS, CLASSIFICATIONS, EVENT_TYPES } from '@warden/protocol/vocabulary';
+
+export { ACTIONS, CLASSIFICATIONS, EVENT_TYPES };
 export const LIST_KINDS = ['ip', 'email', 'email_domain', 'device_id', 'account_id', 'payment_hash'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type Classification = (typeof CLASSIFICATIONS)[number];

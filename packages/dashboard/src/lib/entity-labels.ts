@@ -1,7 +1,7 @@
-import type { EntityLabelKind } from '../../../server/src/entities/entity-labels.ts';
+import type { EntityLabelKind } from '@warden/protocol/vocabulary';
 import type { EntityKind } from './entities.ts';
 
-/** What can be labelled as a whole: the server's entity label kinds (a type import, erased). */
+/** What can be labelled as a whole: the entity label kinds of the management API (protocol). */
 export type { EntityLabelKind };
 
 const KINDS: Partial<Record<EntityKind, EntityLabelKind>> = {

@@ -1,7 +1,8 @@
 import type { DecisionCreatedEvent } from '@warden/protocol';
+import { ACTIONS as ACTION_WORDS } from '@warden/protocol/vocabulary';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ACTIONS = new Set(['allow', 'review', 'challenge', 'block']);
+const ACTIONS: ReadonlySet<string> = new Set(ACTION_WORDS);
 
 export type EventCheck = { ok: true; event: DecisionCreatedEvent } | { ok: false; reason: string };
 

@@ -1,3 +1,4 @@
+import type { EntityLabelKind } from '@warden/protocol/vocabulary';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { EntityLabelsTable } from '../storage/entity-label-schema.ts';
@@ -9,8 +10,7 @@ import type { EntityLabelsTable } from '../storage/entity-label-schema.ts';
  * of entities, entities/label-resolver.ts). Functions take the executor so that a change and its
  * audit entry run in one transaction.
  */
-export const ENTITY_LABEL_KINDS = ['account', 'device', 'email', 'payment', 'cluster'] as const;
-export type EntityLabelKind = (typeof ENTITY_LABEL_KINDS)[number];
+export { ENTITY_LABEL_KINDS, type EntityLabelKind } from '@warden/protocol/vocabulary';
 export type Label = 'fraud' | 'legit';
 
 export interface EntityLabel {

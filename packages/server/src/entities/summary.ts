@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ACTIONS, CLASSIFICATIONS } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
 import type { DecisionFilters } from '../decisions/search.ts';
 import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
@@ -62,9 +63,6 @@ export const EntitySummary = Type.Object({
   ]),
 });
 export type EntitySummary = Static<typeof EntitySummary>;
-
-const CLASSIFICATIONS = ['human', 'suspicious', 'bot'];
-const ACTIONS = ['allow', 'review', 'challenge', 'block'];
 
 function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();

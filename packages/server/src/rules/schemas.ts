@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { ACTIONS, EVENT_TYPES } from '@warden/protocol';
 
-export const EVENT_TYPES = ['signup', 'login', 'promo_claim', 'checkout', 'page_view'] as const;
-export const ACTIONS = ['allow', 'review', 'challenge', 'block'] as const;
 export const LIST_KINDS = ['ip', 'email', 'email_domain', 'device_id', 'account_id', 'payment_hash'] as const;
 
 export const MAX_RULES_PER_SITE = 200;

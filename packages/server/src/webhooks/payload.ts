@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { DecisionCreatedData, DecisionCreatedEvent, Signal, SignalEvidence } from '@warden/protocol';
+import {
+  ACTIONS,
+  type DecisionCreatedData,
+  type DecisionCreatedEvent,
+  type Signal,
+  type SignalEvidence,
+} from '@warden/protocol';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 
 /** The decision columns the payload is built from. */
@@ -52,10 +58,9 @@ function storedSignals(signals: string | readonly unknown[]): StoredSignal[] {
 }
 
 type Action = NonNullable<DecisionCreatedData['metadata']['action']>;
-const ACTIONS: readonly string[] = ['allow', 'review', 'challenge', 'block'] satisfies Action[];
 
 function isAction(value: string): value is Action {
-  return ACTIONS.includes(value);
+  return (ACTIONS as readonly string[]).includes(value);
 }
 
 /**

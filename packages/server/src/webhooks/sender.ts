@@ -1,8 +1,8 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { WEBHOOK_USER_AGENT } from '@warden/protocol';
+import { webhookSignatureHeader } from '@warden/protocol/webhook-signature';
 import { Pool, request } from 'undici';
 import type { RequestDeadlines } from './request-deadlines.ts';
-import { signatureHeader } from './signer.ts';
 
 export const MAX_STORED_RESPONSE_BYTES = 2048;
 
@@ -129,7 +129,8 @@ export async function sendAttempt(req: SendRequest): Promise<AttemptOutcome> {
         'service-delivery',
         req.deliveryId,
         'service-signature',
-        signatureHeader(req.secret, body, req.nowMs ?? Date.now()),
+        // Signed fresh for each attempt: the timestamp is the attempt's.
+        webhookSignatureHeader(req.secret, body, req.nowMs ?? Date.now()),
       ],
       body,
     });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Action, Classification, Decision, EventType, RiskLevel, Signal } from '@warden/protocol';
+import { ACTIONS, Action, Classification, Decision, EventType, RiskLevel, Signal } from '@warden/protocol';
 import type { RetentionSettings } from '../../decisions/retention.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 
@@ -71,13 +71,15 @@ const SearchFilters = {
   ),
 };
 
+const ONE_ACTION = `(${ACTIONS.join('|')})`;
+
 /** Every filter of the decision list, shared by the list and its export. */
 const DecisionFilters = {
   eventType: Type.Optional(EventType),
   classification: Type.Optional(Classification),
   action: Type.Optional(
     Type.String({
-      pattern: '^(allow|review|challenge|block)(,(allow|review|challenge|block)){0,3}$',
+      pattern: `^${ONE_ACTION}(,${ONE_ACTION}){0,${ACTIONS.length - 1}}$`,
       description: 'an action, or several separated by commas (`review,challenge`: the review queue)',
       maxLength: 40,
     }),
