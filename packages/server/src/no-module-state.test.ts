@@ -26,7 +26,6 @@ const ALLOWED: Record<string, string> = {
   'scoring/signals/automation.ts HARD_HEADLESS': 'constant set of rule names',
   'scoring/signals/session.ts CARRIED': 'constant set of rule names',
   'scoring/signals/behavior.ts BOT_TELLS': 'constant set of rule names',
-  'scoring/signals/behavior.ts LOW_RATE_TELLS': 'constant set of rule names',
   'scoring/signals/identity.ts CLUSTER_EVENTS': 'constant set of event types',
   'scoring/signals/types.ts FORM_EVENTS': 'constant set of event types',
   'scoring/ip-intel.ts HOSTING_ASNS': 'constant set of hosting ASNs',
@@ -41,6 +40,8 @@ const ALLOWED: Record<string, string> = {
   'webhooks/crash-child.ts outbox': 'a test child process entry script: it is its own composition root',
   'webhooks/crash-child.ts dispatcher': 'a test child process entry script: it is its own composition root',
   'cli-args.ts SWITCH_SETTINGS': 'constant set of setting names',
+  'entities/related-clusters.ts COMMON_MAIL': 'constant set of free-mail domains',
+  'scoring/account-key.ts PLACEHOLDER_ACCOUNTS': 'constant set of placeholder account ids',
 };
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);

@@ -121,6 +121,14 @@ const ON_OTHER_WORKSPACE: Record<string, (b: Foreign) => Call> = {
     url: '/api/decisions/labels',
     payload: { decisionIds: [b.decisionId], label: 'fraud' },
   }),
+  'GET /api/entity-labels': (b) => ({ url: `/api/entity-labels?siteId=${b.siteId}` }),
+  'PUT /api/entity-labels': (b) => ({
+    url: `/api/entity-labels?siteId=${b.siteId}`,
+    payload: { kind: 'account', value: 'someone', label: 'fraud' },
+  }),
+  'DELETE /api/entity-labels': (b) => ({
+    url: `/api/entity-labels?siteId=${b.siteId}&kind=account&value=someone`,
+  }),
   'GET /api/rules': (b) => ({ url: `/api/rules?siteId=${b.siteId}` }),
   'POST /api/rules': (b) => ({ url: `/api/rules?siteId=${b.siteId}`, payload: RULE }),
   'POST /api/rules/backtest': (b) => ({ url: `/api/rules/backtest?siteId=${b.siteId}`, payload: {} }),
