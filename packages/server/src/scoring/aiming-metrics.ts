@@ -22,6 +22,11 @@ export interface AimingMetrics {
    * their peak or more (no acceleration from rest, no braking into the target).
    */
   abrupt: number;
+  /**
+   * Reaches that arrived at speed: their last speed ARRIVED_AT of their peak or more, however they
+   * set off.
+   */
+  arrived: number;
   /** Path length of the longest judged reach over the shortest; null under two reaches. */
   length_ratio: number | null;
   /**
@@ -45,8 +50,20 @@ export const REST_START = 0.3;
  * (a hand's bell-shaped profile: about 1.9; a hand's final approach raises it further).
  */
 export const PEAK_OVER_MEAN = 2;
+/**
+ * A reach arrives at speed when its last speed is this share of its peak or more: it ran into the
+ * target at nearly full speed (a hand brakes into it: its last speed is a few hundredths of its
+ * peak; a piece cut from a circle drawing ends at 0.3–0.7 of its peak often, rarely more).
+ */
+export const ARRIVED_AT = 0.7;
 
-export const AIMING_METRIC_THRESHOLDS = { REACH_MIN_PX, REACH_MIN_SPEEDS, REST_START, PEAK_OVER_MEAN };
+export const AIMING_METRIC_THRESHOLDS = {
+  REACH_MIN_PX,
+  REACH_MIN_SPEEDS,
+  REST_START,
+  PEAK_OVER_MEAN,
+  ARRIVED_AT,
+};
 
 interface Reach {
   length: number;
@@ -58,6 +75,7 @@ export const NO_AIMING: AimingMetrics = {
   reaches: 0,
   handlike: 0,
   abrupt: 0,
+  arrived: 0,
   length_ratio: null,
   speed_slope: null,
   median_interval_ms: null,
@@ -78,6 +96,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   const intervals: number[] = [];
   let handlike = 0;
   let abrupt = 0;
+  let arrived = 0;
   let from = 0;
   let after = Number.NEGATIVE_INFINITY;
   for (const press of presses) {
@@ -115,6 +134,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     const arrival = len[last]! / Math.max(1, t[last]! - t[last - 1]!);
     if (first < REST_START * peak && peak >= PEAK_OVER_MEAN * meanSpeed) handlike++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
+    if (arrival >= ARRIVED_AT * peak) arrived++;
     reaches.push({ length, meanSpeed });
   }
   if (reaches.length === 0) return NO_AIMING;
@@ -123,6 +143,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     reaches: reaches.length,
     handlike,
     abrupt,
+    arrived,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,
