@@ -23,8 +23,8 @@ export interface AimingMetrics {
    */
   abrupt: number;
   /**
-   * Reaches that arrived at speed: their last speed ARRIVED_AT of their peak or more, however they
-   * set off.
+   * Reaches that arrived at speed: their speed over the last two sample intervals ARRIVED_AT of
+   * their fastest over three or more, however they set off.
    */
   arrived: number;
   /** Path length of the longest judged reach over the shortest; null under two reaches. */
@@ -51,9 +51,8 @@ export const REST_START = 0.3;
  */
 export const PEAK_OVER_MEAN = 2;
 /**
- * A reach arrives at speed when its last speed is this share of its peak or more: it ran into the
- * target at nearly full speed (a hand brakes into it: its last speed is a few hundredths of its
- * peak; a piece cut from a circle drawing ends at 0.3–0.7 of its peak often, rarely more).
+ * A reach arrives at speed when its speed over its last two sample intervals is this share of its
+ * fastest over three or more: it ran into the target at nearly full speed (a hand brakes into it).
  */
 export const ARRIVED_AT = 0.7;
 
@@ -134,7 +133,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     const arrival = len[last]! / Math.max(1, t[last]! - t[last - 1]!);
     if (first < REST_START * peak && peak >= PEAK_OVER_MEAN * meanSpeed) handlike++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
-    if (arrival >= ARRIVED_AT * peak) arrived++;
+    if (ranInto(path, start, last)) arrived++;
     reaches.push({ length, meanSpeed });
   }
   if (reaches.length === 0) return NO_AIMING;
@@ -148,6 +147,25 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     speed_slope: speedSlope(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,
   };
+}
+
+/** Speed over the `k` sample intervals that end at sample `i`. */
+function speedOver(path: MousePath, i: number, k: number): number {
+  let d = 0;
+  for (let j = i - k + 1; j <= i; j++) d += path.len[j]!;
+  return d / Math.max(1, path.t[i]! - path.t[i - k]!);
+}
+
+/**
+ * The reach from `start` to `last` ran into its target: its speed over the last two intervals is
+ * ARRIVED_AT of its fastest over three or more. Speeds over several intervals, because a real
+ * browser delivers moves with jitter (two steps in one frame, then none) that doubles a single
+ * interval's speed.
+ */
+function ranInto(path: MousePath, start: number, last: number): boolean {
+  let peak = 0;
+  for (let i = start + 3; i <= last; i++) peak = Math.max(peak, speedOver(path, i, 3));
+  return speedOver(path, last, 2) >= ARRIVED_AT * peak;
 }
 
 function lengthRatio(reaches: readonly Reach[]): number {

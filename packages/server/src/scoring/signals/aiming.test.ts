@@ -21,9 +21,17 @@ const LEGS: Leg[] = [
  * distance (minimum jerk: a bell-shaped speed) timed by Fitts' law, MT = 150 + 120·log2(D/43 + 1)
  * ms, then a slow corrective one (the last 6 % in 180 ms), as people aim (Meyer et al.'s optimised
  * submovements); `machine`: one speed per leg (`speeds`, px/ms; 0.6 whatever the length, as
- * WindMouse steps), the last `braking` legs braking into their targets.
+ * WindMouse steps), the last `braking` legs braking into their targets, every third sample
+ * `lateMs` late.
  */
-function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6], braking = 0) {
+function page(
+  kind: 'hand' | 'machine',
+  intervalMs = 16,
+  speeds = [0.6, 0.6, 0.6],
+  braking = 0,
+  /** Every third sample delivered this much late (a browser's frames: a step late, the next one early). */
+  lateMs = 0,
+) {
   const mouse: Sample[] = [];
   const clicks: number[][] = [];
   const minJerk = (u: number) => 10 * u ** 3 - 15 * u ** 4 + 6 * u ** 5;
@@ -49,7 +57,7 @@ function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6
       const s = covered((i / steps) * mt);
       const bow = 0.05 * d * Math.sin(Math.PI * s);
       mouse.push([
-        Math.round(t + (i / steps) * mt),
+        Math.round(t + (i / steps) * mt + (i % 3 === 1 && i < steps ? lateMs : 0)),
         Math.round(from[0] + (to[0] - from[0]) * s + nx * bow),
         Math.round(from[1] + (to[1] - from[1]) * s + ny * bow),
       ]);
@@ -136,6 +144,14 @@ describe('mouse_reaches_unbraked', () => {
     expect(reachesOnePace(f)).toBe(false);
     expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_unbraked', 20]]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
+  });
+
+  it("judges arrival over several intervals, so a browser's late and early samples do not hide it", () => {
+    // A sample 10 ms late makes the next interval 2.7 times as fast as the reach: a single
+    // interval's peak would be that, and no arrival at cruising speed would reach 70 % of it.
+    const f = features(page('machine', 16, [1.6, 0.45, 0.5], 0, 10));
+    expect(f.behavior.aiming.arrived).toBe(3);
+    expect(reachesUnbraked(f)).toBe(true);
   });
 
   it('forgives one braked reach (an overshoot corrected), not two', () => {
