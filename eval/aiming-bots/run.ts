@@ -11,8 +11,7 @@ import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } f
  * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
  * login by the default rule set: per path library, the share of pages `mouse_reaches_one_pace`
  * and `mouse_reaches_unbraked` catch and the share not allowed; for people, the share either flags
- * and the share with friction
- * (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
+ * and the share with friction (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.

@@ -3,8 +3,9 @@ import type { Features } from '../features.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /**
- * `mouse_reaches_one_pace` and `mouse_reaches_unbraked`, tuned on people aiming at targets (a mouse-tracking study, odd subject
- * numbers; eval/aiming) beside the npm path libraries on the benchmark's form: docs/signals.md.
+ * `mouse_reaches_one_pace` and `mouse_reaches_unbraked`, tuned on people aiming at targets (a
+ * mouse-tracking study, odd subject numbers; eval/aiming) beside the npm path libraries on the
+ * benchmark's form: docs/signals.md.
  */
 export const AIMING = {
   /** Reaches (press-ended movements) a page needs before its aiming is judged. */
@@ -38,10 +39,10 @@ export const AIMING = {
    */
   maxIntervalMs: 40,
   /**
-   * Reaches of a page with no hand-like reach that may brake into their target (last speed under
-   * ARRIVED_AT of the peak) for `mouse_reaches_unbraked` to fire: one (ghost-cursor's overshoot
+   * Reaches of a page with no hand-like reach that may brake into their target (not `arrived`)
+   * for `mouse_reaches_unbraked` to fire: one (ghost-cursor's overshoot
    * corrected on a far reach, @extra/humanize's Bezier easing into one of three). People brake
-   * into every reach (last speed a few hundredths of the peak).
+   * into every reach.
    */
   brakedReachesAllowed: 1,
 };
@@ -84,8 +85,9 @@ export function reachesOnePace(f: Features): boolean {
 
 /**
  * The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's
- * does, and all but AIMING.brakedReachesAllowed arrived at speed (`arrived`: last speed ARRIVED_AT
- * of the peak or more), whatever the speed against distance. Abstains where reachesOnePace does.
+ * does, and all but AIMING.brakedReachesAllowed arrived at speed (`arrived`: over the last two
+ * sample intervals ARRIVED_AT of the fastest over three or more), whatever the speed against
+ * distance. Abstains where reachesOnePace does.
  */
 export function reachesUnbraked(f: Features): boolean {
   const a = f.behavior.aiming;
