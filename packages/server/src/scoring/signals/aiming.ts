@@ -106,7 +106,7 @@ export const aiming: SignalFamily = {
     mouse_reaches_unbraked: {
       score: 20,
       description:
-        "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one arrived at 70 % of their peak speed or more (a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
+        "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
     },
   },
   evaluate(f) {
@@ -121,7 +121,7 @@ export const aiming: SignalFamily = {
     if (reachesUnbraked(f))
       out.push(
         emit(this, 'mouse_reaches_unbraked', {
-          description: `None of ${a.reaches} reaches set off from rest and peaked; ${a.arrived} arrived at ${Math.round(100 * ARRIVED_AT)} % of their peak speed or more.`,
+          description: `None of ${a.reaches} reaches set off from rest and peaked; ${a.arrived} arrived at ${Math.round(100 * ARRIVED_AT)} % of their top speed or more.`,
         }),
       );
     return out;
