@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
-import { reachesOnePace } from '../../packages/server/src/scoring/signals/aiming.ts';
+import { reachesOnePace, reachesUnbraked } from '../../packages/server/src/scoring/signals/aiming.ts';
 import { baseFeatures } from '../../packages/server/src/scoring/test-fixtures.ts';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
 import { humanDesktop } from '../lib/devices.ts';
@@ -13,11 +13,12 @@ import { loadTraceLibrary } from '../lib/traces.ts';
 import { SHOP_LAYOUT, scriptedPage } from './pages.ts';
 import { recordScript } from './virtual-desktop.ts';
 
-const fires = async (style: DesktopStyle, pages: number) => {
+type Tell = typeof reachesOnePace;
+const fires = async (style: DesktopStyle, pages: number, tell: Tell = reachesOnePace) => {
   let hits = 0;
   for (let seed = 1; seed <= pages; seed++) {
     const behavior = behaviorMetrics(await scriptedPage(style, 1000 * seed + 17));
-    if (reachesOnePace(baseFeatures({ surface: 'browser', has_behavior: true, behavior }))) hits++;
+    if (tell(baseFeatures({ surface: 'browser', has_behavior: true, behavior }))) hits++;
   }
   return hits;
 };
@@ -28,8 +29,15 @@ describe('the npm path libraries on the form, as the SDK records them', () => {
     expect(await fires('ghost', 20)).toBeGreaterThanOrEqual(10);
   });
 
+  it('mouse_reaches_unbraked catches ghost-cursor on most pages and @extra/humanize on many', async () => {
+    // Measured 18 and 10 of 20.
+    expect(await fires('ghost', 20, reachesUnbraked)).toBeGreaterThanOrEqual(12);
+    expect(await fires('humanize', 20, reachesUnbraked)).toBeGreaterThanOrEqual(6);
+  });
+
   it('never flags the replayed person of eval:browsers', async () => {
     expect(await fires('human', 30)).toBe(0);
+    expect(await fires('human', 30, reachesUnbraked)).toBe(0);
   });
 });
 

@@ -10,13 +10,14 @@ import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } f
  *
  * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
  * login by the default rule set: per path library, the share of pages `mouse_reaches_one_pace`
- * catches and the share not allowed; for people, the share it flags and the share with friction
- * (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
+ * and `mouse_reaches_unbraked` catch and the share not allowed; for people, the share either flags
+ * and the share with friction (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.
  */
-const TELL = 'mouse_reaches_one_pace';
+const ONE_PACE = 'mouse_reaches_one_pace';
+const UNBRAKED = 'mouse_reaches_unbraked';
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -32,16 +33,22 @@ const mousetrap = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.start
 
 interface Tally {
   n: number;
+  onePace: number;
+  unbraked: number;
+  /** Pages either aiming tell flagged. */
   tell: number;
   notAllowed: number;
   blocked: number;
 }
 function tally(evidences: Iterable<BehaviorEvidence>): Tally {
-  const t: Tally = { n: 0, tell: 0, notAllowed: 0, blocked: 0 };
+  const t: Tally = { n: 0, onePace: 0, unbraked: 0, tell: 0, notAllowed: 0, blocked: 0 };
   for (const ev of evidences) {
     const s = scoreLogin(ev);
+    const fired = (rule: string) => s.signals.some((x) => x.rule === rule);
     t.n++;
-    if (s.signals.some((x) => x.rule === TELL)) t.tell++;
+    if (fired(ONE_PACE)) t.onePace++;
+    if (fired(UNBRAKED)) t.unbraked++;
+    if (fired(ONE_PACE) || fired(UNBRAKED)) t.tell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -52,16 +59,20 @@ const row = (label: string, cells: string[]) => console.log(`${label.padEnd(34)}
 console.log(
   `\n== Path libraries on the form (xdotool scripts of eval:browsers, person-like keys), ${pages} pages each`,
 );
-row('library', ['caught by the tell'.padEnd(32), 'not allowed'.padEnd(32)]);
+row('library', [
+  'mouse_reaches_one_pace'.padEnd(32),
+  'mouse_reaches_unbraked'.padEnd(32),
+  'not allowed'.padEnd(32),
+]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
 for (const style of LIBRARIES) {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage(style, 1000 * seed + 17));
   const t = tally(evs);
-  row(style, [share(t.tell, t.n), share(t.notAllowed, t.n)]);
+  row(style, [share(t.onePace, t.n), share(t.unbraked, t.n), share(t.notAllowed, t.n)]);
 }
 
-console.log(`\n== People (flagged by the tell / review or worse / block or bot)`);
+console.log(`\n== People (flagged by either aiming tell / review or worse / block or bot)`);
 {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage('human', 1000 * seed + 17));

@@ -31,7 +31,10 @@ export function humanizePath(
   const points = withSeededMath(random, () => {
     if (Math.hypot(to.x - from.x, to.y - from.y) <= OVERSHOOT_THRESHOLD) return calc.path(from, to);
     const over = math.overshoot(to, OVERSHOOT_RADIUS);
-    return [...calc.path(from, over), ...calc.path(over, { ...to, ...box }, OVERSHOOT_SPREAD)];
+    return [
+      ...calc.path(from, over),
+      ...calc.path(over, { ...to, width: box.width, height: box.height }, OVERSHOOT_SPREAD),
+    ];
   });
   return points.map((p, i) => ({ x: p.x, y: p.y, t: i * stepMs }));
 }

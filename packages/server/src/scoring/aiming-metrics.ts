@@ -22,6 +22,11 @@ export interface AimingMetrics {
    * their peak or more (no acceleration from rest, no braking into the target).
    */
   abrupt: number;
+  /**
+   * Reaches that arrived at speed: their speed over the last two sample intervals ARRIVED_AT of
+   * their fastest over three or more, however they set off.
+   */
+  arrived: number;
   /** Path length of the longest judged reach over the shortest; null under two reaches. */
   length_ratio: number | null;
   /**
@@ -45,8 +50,19 @@ export const REST_START = 0.3;
  * (a hand's bell-shaped profile: about 1.9; a hand's final approach raises it further).
  */
 export const PEAK_OVER_MEAN = 2;
+/**
+ * A reach arrives at speed when its speed over its last two sample intervals is this share of its
+ * fastest over three or more: it ran into the target at nearly full speed (a hand brakes into it).
+ */
+export const ARRIVED_AT = 0.7;
 
-export const AIMING_METRIC_THRESHOLDS = { REACH_MIN_PX, REACH_MIN_SPEEDS, REST_START, PEAK_OVER_MEAN };
+export const AIMING_METRIC_THRESHOLDS = {
+  REACH_MIN_PX,
+  REACH_MIN_SPEEDS,
+  REST_START,
+  PEAK_OVER_MEAN,
+  ARRIVED_AT,
+};
 
 interface Reach {
   length: number;
@@ -58,6 +74,7 @@ export const NO_AIMING: AimingMetrics = {
   reaches: 0,
   handlike: 0,
   abrupt: 0,
+  arrived: 0,
   length_ratio: null,
   speed_slope: null,
   median_interval_ms: null,
@@ -78,6 +95,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   const intervals: number[] = [];
   let handlike = 0;
   let abrupt = 0;
+  let arrived = 0;
   let from = 0;
   let after = Number.NEGATIVE_INFINITY;
   for (const press of presses) {
@@ -115,6 +133,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     const arrival = len[last]! / Math.max(1, t[last]! - t[last - 1]!);
     if (first < REST_START * peak && peak >= PEAK_OVER_MEAN * meanSpeed) handlike++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
+    if (ranInto(path, start, last)) arrived++;
     reaches.push({ length, meanSpeed });
   }
   if (reaches.length === 0) return NO_AIMING;
@@ -123,10 +142,30 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     reaches: reaches.length,
     handlike,
     abrupt,
+    arrived,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,
   };
+}
+
+/** Speed over the `k` sample intervals that end at sample `i`. */
+function speedOver(path: MousePath, i: number, k: number): number {
+  let d = 0;
+  for (let j = i - k + 1; j <= i; j++) d += path.len[j]!;
+  return d / Math.max(1, path.t[i]! - path.t[i - k]!);
+}
+
+/**
+ * The reach from `start` to `last` ran into its target: its speed over the last two intervals is
+ * ARRIVED_AT of its fastest over three or more. Speeds over several intervals, because a real
+ * browser delivers moves with jitter (two steps in one frame, then none) that doubles a single
+ * interval's speed.
+ */
+function ranInto(path: MousePath, start: number, last: number): boolean {
+  let peak = 0;
+  for (let i = start + 3; i <= last; i++) peak = Math.max(peak, speedOver(path, i, 3));
+  return speedOver(path, last, 2) >= ARRIVED_AT * peak;
 }
 
 function lengthRatio(reaches: readonly Reach[]): number {

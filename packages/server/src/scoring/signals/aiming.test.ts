@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
-import { AIMING, aiming, reachesOnePace } from './aiming.ts';
+import { AIMING, aiming, reachesOnePace, reachesUnbraked } from './aiming.ts';
 import { behavior } from './behavior.ts';
 
 type Sample = [number, number, number];
@@ -21,9 +21,17 @@ const LEGS: Leg[] = [
  * distance (minimum jerk: a bell-shaped speed) timed by Fitts' law, MT = 150 + 120·log2(D/43 + 1)
  * ms, then a slow corrective one (the last 6 % in 180 ms), as people aim (Meyer et al.'s optimised
  * submovements); `machine`: one speed per leg (`speeds`, px/ms; 0.6 whatever the length, as
- * WindMouse steps), the last leg braking into its target when `brakeLast`.
+ * WindMouse steps), the last `braking` legs braking into their targets, every third sample
+ * `lateMs` late.
  */
-function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6], brakeLast = false) {
+function page(
+  kind: 'hand' | 'machine',
+  intervalMs = 16,
+  speeds = [0.6, 0.6, 0.6],
+  braking = 0,
+  /** Every third sample delivered this much late (a browser's frames: a step late, the next one early). */
+  lateMs = 0,
+) {
   const mouse: Sample[] = [];
   const clicks: number[][] = [];
   const minJerk = (u: number) => 10 * u ** 3 - 15 * u ** 4 + 6 * u ** 5;
@@ -32,7 +40,7 @@ function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6
     const d = Math.hypot(to[0] - from[0], to[1] - from[1]);
     const primary = 150 + 120 * Math.log2(d / 43 + 1);
     const mt = kind === 'hand' ? primary + 180 : d / speeds[leg]!;
-    const brake = brakeLast && leg === LEGS.length - 1;
+    const brake = leg >= LEGS.length - braking;
     /** Share of the distance covered at `ms` into the reach. */
     const covered = (ms: number) =>
       kind === 'machine'
@@ -49,7 +57,7 @@ function page(kind: 'hand' | 'machine', intervalMs = 16, speeds = [0.6, 0.6, 0.6
       const s = covered((i / steps) * mt);
       const bow = 0.05 * d * Math.sin(Math.PI * s);
       mouse.push([
-        Math.round(t + (i / steps) * mt),
+        Math.round(t + (i / steps) * mt + (i % 3 === 1 && i < steps ? lateMs : 0)),
         Math.round(from[0] + (to[0] - from[0]) * s + nx * bow),
         Math.round(from[1] + (to[1] - from[1]) * s + ny * bow),
       ]);
@@ -78,7 +86,8 @@ describe('mouse_reaches_one_pace', () => {
   });
 
   it('flags the same reaches at one speed whatever their length, and withholds behavior_humanlike', () => {
-    const f = features(page('machine'));
+    // Two of them brake into their targets, so only the speed against length tells (not mouse_reaches_unbraked).
+    const f = features(page('machine', 16, [0.6, 0.6, 0.6], 2));
     expect(f.behavior.aiming.handlike).toBe(0);
     expect(Math.abs(f.behavior.aiming.speed_slope ?? 1)).toBeLessThan(0.1);
     expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_one_pace', 20]]);
@@ -94,7 +103,7 @@ describe('mouse_reaches_one_pace', () => {
     expect(slope).toBeLessThan(AIMING.maxSpeedSlope);
     expect(flat.behavior.aiming.abrupt).toBe(3);
     expect(reachesOnePace(flat)).toBe(true);
-    const braking = features(page('machine', 16, speeds, true));
+    const braking = features(page('machine', 16, speeds, 1));
     expect(braking.behavior.aiming.abrupt).toBe(2);
     expect(reachesOnePace(braking)).toBe(false);
   });
@@ -116,6 +125,54 @@ describe('mouse_reaches_one_pace', () => {
     // Presses far from where the movements stopped (keyboard-driven or scripted clicks): no reach.
     const away = machine.click_samples.map(([t]) => [t!, 5, 5, 0]);
     expect(features({ ...machine, click_samples: away }).behavior.aiming.reaches).toBe(0);
+  });
+});
+
+describe('mouse_reaches_unbraked', () => {
+  it("clears a hand's reaches: each brakes into its target", () => {
+    const f = features(page('hand'));
+    expect(f.behavior.aiming.arrived).toBe(0);
+    expect(reachesUnbraked(f)).toBe(false);
+  });
+
+  it('flags reaches that run into their targets even when longer ones are drawn faster', () => {
+    // @extra/humanize: a step count by Fitts' law at one interval per step, so speed grows with
+    // length (slope ≈ 0.8, over what mouse_reaches_one_pace allows), and no reach brakes.
+    const f = features(page('machine', 16, [1.6, 0.45, 0.5]));
+    expect(f.behavior.aiming.speed_slope).toBeGreaterThan(AIMING.maxSpeedSlope);
+    expect(f.behavior.aiming.arrived).toBe(3);
+    expect(reachesOnePace(f)).toBe(false);
+    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_unbraked', 20]]);
+    expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
+  });
+
+  it("judges arrival over several intervals, so a browser's late and early samples do not hide it", () => {
+    // A sample 10 ms late makes the next interval 2.7 times as fast as the reach: a single
+    // interval's peak would be that, and no arrival at cruising speed would reach 70 % of it.
+    const f = features(page('machine', 16, [1.6, 0.45, 0.5], 0, 10));
+    expect(f.behavior.aiming.arrived).toBe(3);
+    expect(reachesUnbraked(f)).toBe(true);
+  });
+
+  it('forgives one braked reach (an overshoot corrected), not two', () => {
+    const speeds = [1.6, 0.45, 0.5];
+    const one = features(page('machine', 16, speeds, 1));
+    expect(one.behavior.aiming.arrived).toBe(2);
+    expect(reachesUnbraked(one)).toBe(true);
+    const two = features(page('machine', 16, speeds, 2));
+    expect(two.behavior.aiming.arrived).toBe(1);
+    expect(reachesUnbraked(two)).toBe(false);
+  });
+
+  it('abstains where mouse_reaches_one_pace does: touch, a phone, two reaches, 25 Hz sampling', () => {
+    const machine = page('machine');
+    expect(reachesUnbraked(features(machine))).toBe(true);
+    expect(reachesUnbraked(features({ ...machine, touches: 3 }))).toBe(false);
+    expect(reachesUnbraked(features(machine, { ua_mobile: true }))).toBe(false);
+    expect(reachesUnbraked(features({ ...machine, click_samples: machine.click_samples.slice(0, 2) }))).toBe(
+      false,
+    );
+    expect(reachesUnbraked(features(page('machine', 50)))).toBe(false);
   });
 });
 

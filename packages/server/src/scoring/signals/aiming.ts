@@ -1,9 +1,11 @@
+import { ARRIVED_AT } from '../aiming-metrics.ts';
 import type { Features } from '../features.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /**
- * `mouse_reaches_one_pace`, tuned on people aiming at targets (a mouse-tracking study, odd subject
- * numbers; eval/aiming) beside the npm path libraries on the benchmark's form: docs/signals.md.
+ * `mouse_reaches_one_pace` and `mouse_reaches_unbraked`, tuned on people aiming at targets (a
+ * mouse-tracking study, odd subject numbers; eval/aiming) beside the npm path libraries on the
+ * benchmark's form: docs/signals.md.
  */
 export const AIMING = {
   /** Reaches (press-ended movements) a page needs before its aiming is judged. */
@@ -36,7 +38,32 @@ export const AIMING = {
    * slow VM) a hand's first sample already covers its acceleration and its peak is averaged away.
    */
   maxIntervalMs: 40,
+  /**
+   * Reaches of a page with no hand-like reach that may brake into their target (not `arrived`)
+   * for `mouse_reaches_unbraked` to fire: one (ghost-cursor's overshoot
+   * corrected on a far reach, @extra/humanize's Bezier easing into one of three). People brake
+   * into every reach.
+   */
+  brakedReachesAllowed: 1,
 };
+
+/**
+ * The page's reaches can be judged: a desktop pointer (no touch, not a phone), AIMING.minReaches
+ * or more, the longest AIMING.minLengthRatio times the shortest or more, sampled every
+ * AIMING.maxIntervalMs or faster.
+ */
+function judged(f: Features): boolean {
+  const a = f.behavior.aiming;
+  return (
+    !f.ua_mobile &&
+    f.behavior.touches === 0 &&
+    a.reaches >= AIMING.minReaches &&
+    a.length_ratio !== null &&
+    a.length_ratio >= AIMING.minLengthRatio &&
+    a.median_interval_ms !== null &&
+    a.median_interval_ms <= AIMING.maxIntervalMs
+  );
+}
 
 /**
  * The page's reaches were drawn from one machine model: none set off from rest and peaked as a
@@ -48,18 +75,23 @@ export const AIMING = {
 export function reachesOnePace(f: Features): boolean {
   const a = f.behavior.aiming;
   return (
-    !f.ua_mobile &&
-    f.behavior.touches === 0 &&
-    a.reaches >= AIMING.minReaches &&
+    judged(f) &&
     a.handlike === 0 &&
-    a.length_ratio !== null &&
-    a.length_ratio >= AIMING.minLengthRatio &&
     a.speed_slope !== null &&
     (a.speed_slope < AIMING.flatSpeedSlope ||
-      (a.speed_slope < AIMING.maxSpeedSlope && a.abrupt === a.reaches)) &&
-    a.median_interval_ms !== null &&
-    a.median_interval_ms <= AIMING.maxIntervalMs
+      (a.speed_slope < AIMING.maxSpeedSlope && a.abrupt === a.reaches))
   );
+}
+
+/**
+ * The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's
+ * does, and all but AIMING.brakedReachesAllowed arrived at speed (`arrived`: over the last two
+ * sample intervals ARRIVED_AT of the fastest over three or more), whatever the speed against
+ * distance. Abstains where reachesOnePace does.
+ */
+export function reachesUnbraked(f: Features): boolean {
+  const a = f.behavior.aiming;
+  return judged(f) && a.handlike === 0 && a.arrived >= a.reaches - AIMING.brakedReachesAllowed;
 }
 
 /** How the pointer reached what it pressed, judged over the page's reaches (aiming-metrics.ts). */
@@ -71,14 +103,27 @@ export const aiming: SignalFamily = {
       description:
         "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch. Soft: never enough alone.",
     },
+    mouse_reaches_unbraked: {
+      score: 20,
+      description:
+        "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
+    },
   },
   evaluate(f) {
-    if (!reachesOnePace(f)) return [];
     const a = f.behavior.aiming;
-    return [
-      emit(this, 'mouse_reaches_one_pace', {
-        description: `None of ${a.reaches} reaches set off from rest and peaked; a reach ${(a.length_ratio ?? 0).toFixed(1)}× longer than another was made at mean speed ∝ length^${(a.speed_slope ?? 0).toFixed(2)}.`,
-      }),
-    ];
+    const out = [];
+    if (reachesOnePace(f))
+      out.push(
+        emit(this, 'mouse_reaches_one_pace', {
+          description: `None of ${a.reaches} reaches set off from rest and peaked; a reach ${(a.length_ratio ?? 0).toFixed(1)}× longer than another was made at mean speed ∝ length^${(a.speed_slope ?? 0).toFixed(2)}.`,
+        }),
+      );
+    if (reachesUnbraked(f))
+      out.push(
+        emit(this, 'mouse_reaches_unbraked', {
+          description: `None of ${a.reaches} reaches set off from rest and peaked; ${a.arrived} arrived at ${Math.round(100 * ARRIVED_AT)} % of their top speed or more.`,
+        }),
+      );
+    return out;
   },
 };

@@ -1,6 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
-import { reachesOnePace } from './aiming.ts';
+import { reachesOnePace, reachesUnbraked } from './aiming.ts';
 import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
@@ -383,8 +383,9 @@ export const behavior: SignalFamily = {
       !sparseUpdates(f) &&
       // Nor sharp turns from move to move (jitter; at best a fast hand on a slow report rate).
       !sharpTurns(f) &&
-      // Nor reaches drawn from one machine model (aiming.ts: a tell of its own family).
+      // Nor reaches drawn from one machine model or run into their targets (aiming.ts: tells of their own family).
       !reachesOnePace(f) &&
+      !reachesUnbraked(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
