@@ -66,4 +66,8 @@ async function ensureBuilt() {
 
 await ensureBuilt();
 const { main } = await import(pathToFileURL(ENTRY).href);
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A command that failed exits now, even with handles still open (a half-started server's database
+// pool, writer thread or timers): a supervisor must learn of a failed start at once.
+if (code !== 0) process.exit(code);
+process.exitCode = code;

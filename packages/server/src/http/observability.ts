@@ -1,5 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { collectDefaultMetrics } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -53,18 +58,19 @@ function metricsHandler(ctx: AppContext) {
 
 /**
  * /metrics on a listener of its own (WARDEN_METRICS_PORT, same host), when configured: started
- * when the main app listens, closed with it. The main app then has no /metrics. Root instance only.
+ * when the main app gets ready (before it listens: a taken metrics port fails `listen`, which an
+ * onListen hook could not), closed with it. The main app then has no /metrics. Root instance only.
  */
 export function installMetricsListener(app: App, ctx: AppContext): void {
   const port = ctx.config.metricsPort;
   if (port === undefined) return;
   const metricsApp = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   installErrorHandling(metricsApp);
   metricsApp.get('/metrics', metricsHandler(ctx));
-  app.addHook('onListen', async () => {
+  app.addHook('onReady', async () => {
     const address = await metricsApp.listen({ host: ctx.config.host, port });
     ctx.logger.info({ address }, 'metrics serving');
   });
