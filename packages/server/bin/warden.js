@@ -40,6 +40,8 @@ function newestChange(target) {
 }
 
 async function ensureBuilt() {
+  // The installed server package (npm run package) ships the build without sources or build script.
+  if (!fs.existsSync(path.join(PACKAGE_DIR, 'scripts', 'bundle.js'))) return;
   const built = modifiedAt(ENTRY);
   if (built !== undefined && INPUTS.every((input) => newestChange(input) <= built)) return;
   let buildCli;
