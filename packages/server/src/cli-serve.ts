@@ -24,6 +24,11 @@ export async function serve(args: ParsedArgs): Promise<number> {
       'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
     );
   }
+  if (config.nodeEnv === 'production' && config.metricsPort === undefined && !config.metricsToken) {
+    logger.warn(
+      '/metrics is open on the main port: in production set WARDEN_METRICS_TOKEN or WARDEN_METRICS_PORT',
+    );
+  }
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   return serveInOneProcess(config, logger);
 }
