@@ -3,15 +3,18 @@
 // `npx warden serve` answers /healthz, /dashboard/ and /sdk/v1/warden.js, and the installed
 // node_modules stays within 150 MB. Slow: the build, the install, and better-sqlite3's native
 // module (compiled from source when no prebuilt binary can be fetched).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const INSTALLED_LIMIT_BYTES = 150 * 1024 * 1024;
+/** Asynchronous: a synchronous child process of minutes would stall vitest's worker channel. */
+const run = promisify(execFile);
 
 function sizeOf(dir: string): number {
   let total = 0;
@@ -30,16 +33,13 @@ describe('the server package', () => {
   it('builds, installs in an empty folder without development dependencies, and serves', {
     timeout: 40 * 60_000,
   }, async () => {
-    const log = execFileSync('node', ['--import', 'tsx', 'scripts/package.ts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const { stdout: log } = await run('node', ['--import', 'tsx', 'scripts/package.ts'], { cwd: ROOT });
     const tgz = /dist\/(warden-server-[\d.]+\.tgz)/.exec(log)?.[1];
     expect(tgz).toBeDefined();
-    execFileSync(
+    await run(
       'npm',
       ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', path.join(ROOT, 'dist', tgz!)],
-      { cwd: folder, stdio: 'ignore' },
+      { cwd: folder, maxBuffer: 64 * 1024 * 1024 },
     );
     const modules = path.join(folder, 'node_modules');
     expect(sizeOf(modules)).toBeLessThanOrEqual(INSTALLED_LIMIT_BYTES);
@@ -51,6 +51,8 @@ describe('the server package', () => {
       cwd: folder,
       env: { ...process.env, WARDEN_DATA_DIR: path.join(folder, 'data'), WARDEN_HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: npx runs warden as a child, and both must stop at the end.
+      detached: true,
     });
     try {
       let stdout = '';
@@ -74,7 +76,7 @@ describe('the server package', () => {
       expect(sdk.status).toBe(200);
       expect((await sdk.text()).length).toBeGreaterThan(10_000);
     } finally {
-      child.kill('SIGTERM');
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
     }
   });
 });
