@@ -33,7 +33,8 @@ async function rewrite(from: string, to: string, map: (line: string) => string):
   });
   for await (const line of lines) {
     if (line === '') continue;
-    if (!out.write(`${map(line)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(`${map(line)}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
