@@ -75,8 +75,8 @@ export interface ContextOptions {
 async function openStorage(config: Config, logger: Logger, applyMigrations: boolean): Promise<Database> {
   let database: Database | undefined;
   try {
-    database = openConfiguredDatabase(config);
-    const opened = database;
+    const opened = openConfiguredDatabase(config);
+    database = opened;
     const first = applyMigrations ? migrate(opened) : ping(opened).then(() => []);
     const applied = await withinStartTimeout(
       first,
