@@ -40,6 +40,8 @@ function newestChange(target) {
 }
 
 async function ensureBuilt() {
+  // The installed server package (npm run package) ships the build without sources or build script.
+  if (!fs.existsSync(path.join(PACKAGE_DIR, 'scripts', 'bundle.js'))) return;
   const built = modifiedAt(ENTRY);
   if (built !== undefined && INPUTS.every((input) => newestChange(input) <= built)) return;
   let buildCli;
@@ -66,4 +68,8 @@ async function ensureBuilt() {
 
 await ensureBuilt();
 const { main } = await import(pathToFileURL(ENTRY).href);
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A command that failed exits now, even with handles still open (a half-started server's database
+// pool, writer thread or timers): a supervisor must learn of a failed start at once.
+if (code !== 0) process.exit(code);
+process.exitCode = code;

@@ -1,6 +1,7 @@
 // The administration commands (migrate, init, user add, workspace plan, site create): open the
 // configured database, change it, print one JSON object. Loaded by cli.ts only when one of them runs.
 import { oneOf, type ParsedArgs, required, UsageError } from './cli-args.ts';
+import { passwordFrom } from './cli-password.ts';
 import { type Config, loadConfig } from './config.ts';
 import { ApiError } from './errors.ts';
 import { openConfiguredDatabase } from './storage/configured.ts';
@@ -19,6 +20,8 @@ import { addMembership, findMembership, findWorkspace, PLANS, setPlan } from './
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
+
+const processIo = () => ({ env: process.env, stdin: process.stdin, stderr: process.stderr });
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const MIN_PASSWORD = 8;
@@ -76,7 +79,7 @@ export async function init(args: ParsedArgs): Promise<number> {
   noPositionals(args);
   const input = {
     email: email(required(args, 'email')),
-    password: required(args, 'password'),
+    password: await passwordFrom(args, processIo()),
     plan: oneOf(args.single.plan ?? 'free', PLANS, '--plan'),
     origins: origins(args.multi.origin),
   };
@@ -95,11 +98,11 @@ async function requireWorkspaceRow(database: Database, id: string): Promise<void
 
 export async function userCommand(args: ParsedArgs): Promise<number> {
   if (args.positionals[0] !== 'add' || args.positionals.length > 1) {
-    throw new UsageError('usage: warden user add --workspace W --email E --password P --role R');
+    throw new UsageError('usage: warden user add --workspace W --email E --role R [--password-stdin]');
   }
   const workspaceId = required(args, 'workspace');
   const address = email(required(args, 'email'));
-  const password = required(args, 'password');
+  const password = await passwordFrom(args, processIo());
   const role = oneOf(required(args, 'role'), ROLES, '--role');
   const userId = await withDatabase(args.settings, async (database) => {
     await requireWorkspaceRow(database, workspaceId);

@@ -9,6 +9,17 @@ export interface CommandFlagSpec {
   single?: readonly string[];
   /** Flags that may repeat (`--origin a --origin b`). */
   multi?: readonly string[];
+  /** Switches of the command itself (`--password-stdin`). */
+  switches?: readonly string[];
+  /** The setting flags the command takes (default: every one of SETTINGS). */
+  settings?: readonly SettingFlag[];
+}
+
+export type SettingFlag = keyof typeof SETTINGS;
+
+/** The setting flags a command takes. */
+export function settingFlags(spec: CommandFlagSpec): readonly SettingFlag[] {
+  return spec.settings ?? (Object.keys(SETTINGS) as SettingFlag[]);
 }
 
 export interface ParsedArgs {
@@ -19,6 +30,8 @@ export interface ParsedArgs {
   settings: string[];
   /** `--help` / `-h` was given. */
   help: boolean;
+  /** The command's own switches that were given. */
+  switches: Set<string>;
 }
 
 /** Settings that are switches: given without a value they mean on (`--seed-demo` = `--seed-demo=1`). */
@@ -68,7 +81,8 @@ function usageError(err: Error & { code?: string }, argv: readonly string[]): Us
  */
 export function parseCommandArgs(argv: readonly string[], spec: CommandFlagSpec): ParsedArgs {
   const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
-  for (const name of Object.keys(SETTINGS)) options[name] = { type: 'string' };
+  for (const name of settingFlags(spec)) options[name] = { type: 'string' };
+  for (const name of spec.switches ?? []) options[name] = { type: 'boolean' };
   for (const name of spec.single ?? []) options[name] = { type: 'string' };
   for (const name of spec.multi ?? []) options[name] = { type: 'string', multiple: true };
   const args = spellOutSwitches(argv);
@@ -84,10 +98,13 @@ export function parseCommandArgs(argv: readonly string[], spec: CommandFlagSpec)
     positionals: parsed.positionals,
     settings: [],
     help: false,
+    switches: new Set(),
   };
   for (const [name, value] of Object.entries(parsed.values)) {
     if (name === 'help') out.help = value === true;
-    else if (spec.multi?.includes(name)) out.multi[name] = value as string[];
+    else if (spec.switches?.includes(name)) {
+      if (value === true) out.switches.add(name);
+    } else if (spec.multi?.includes(name)) out.multi[name] = value as string[];
     else if (spec.single?.includes(name)) out.single[name] = value as string;
     else out.settings.push(`--${name}=${value as string}`);
   }

@@ -10,7 +10,7 @@ import { tuneHeap } from './heap-tuning.ts';
 import { buildApp } from './http/app.ts';
 import { closeContext, createContext, createLogger } from './main.ts';
 import { Readiness } from './readiness.ts';
-import { seedDemoAfterListen, untilSignal } from './serve-steps.ts';
+import { listenOrExplain, seedDemoAfterListen, untilSignal } from './serve-steps.ts';
 
 export async function serve(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
@@ -22,6 +22,11 @@ export async function serve(args: ParsedArgs): Promise<number> {
   if (config.unsafeWebhookTargets) {
     logger.warn(
       'WARDEN_UNSAFE_WEBHOOK_TARGETS is on: webhooks may target loopback, private addresses and plain http',
+    );
+  }
+  if (config.nodeEnv === 'production' && config.metricsPort === undefined && !config.metricsToken) {
+    logger.warn(
+      '/metrics is open on the main port: in production set WARDEN_METRICS_TOKEN or WARDEN_METRICS_PORT',
     );
   }
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
@@ -38,7 +43,7 @@ async function serveInOneProcess(config: Config, logger: Logger): Promise<number
   const webhooks = config.webhookWorker ? ctx.services.dispatcher : null;
   webhooks?.start();
   if (webhooks) readiness.track('webhookWorker', webhooks.started);
-  const address = await app.listen({ host: config.host, port: config.port });
+  const address = await listenOrExplain(app, config);
   logger.info(
     { address, storage: ctx.database.dialect, hotState: config.redisUrl ? 'redis' : 'memory', workers: 1 },
     'warden serving',

@@ -87,6 +87,29 @@ describe('warden CLI', () => {
     expect(ws.plan).toBe('pro');
   });
 
+  it('init takes the password from WARDEN_PASSWORD, and refuses to run without one', async () => {
+    process.env.WARDEN_PASSWORD = 'password-from-env';
+    try {
+      const res = await run(['init', '--email', 'env@example.test', ...data]);
+      expect(res.code, res.stderr).toBe(0);
+    } finally {
+      delete process.env.WARDEN_PASSWORD;
+    }
+    const again = await run([
+      'init',
+      '--email',
+      'env@example.test',
+      '--password',
+      'password-from-env',
+      ...data,
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    // Vitest's standard input is not a terminal: no prompt, a usage error.
+    const none = await run(['init', '--email', 'none@example.test', ...data]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('a password is required: --password-stdin, WARDEN_PASSWORD');
+  });
+
   it('init again creates another workspace for the same account (right password only)', async () => {
     const first = JSON.parse(
       (await run(['init', '--email', 'again@example.test', '--password', 'password-123', ...data])).stdout,
@@ -282,6 +305,7 @@ describe('parseCommandArgs', () => {
       positionals: ['plan', 'w'],
       settings: ['--data-dir=/tmp/x', '--seed-demo=0'],
       help: false,
+      switches: new Set(),
     });
   });
 
@@ -332,16 +356,16 @@ describe('the built warden binary', () => {
     }
   });
 
-  it('prints help for every command, with its flags and the setting flags', {
+  it('prints help for every command, with its flags and only the setting flags it takes', {
     timeout: 120_000,
   }, async () => {
     const commands: Array<[string[], string[]]> = [
-      [['serve'], []],
+      [['serve'], ['--seed-demo [true|false]', '--metrics-port VALUE', '--metrics-token VALUE']],
       [['migrate'], []],
-      [['init'], ['--email E', '--password P', '--plan PLAN', '--origin O']],
+      [['init'], ['--email E', '--password P', '--password-stdin', '--plan PLAN', '--origin O']],
       [
         ['user', 'add'],
-        ['--workspace W', '--email E', '--password P', '--role ROLE'],
+        ['--workspace W', '--email E', '--password P', '--password-stdin', '--role ROLE'],
       ],
       [['workspace', 'plan'], []],
       [
@@ -355,8 +379,12 @@ describe('the built warden binary', () => {
       expect(res.code, words.join(' ')).toBe(0);
       expect(res.stderr).toBe('');
       expect(res.stdout).toMatch(new RegExp(`^Usage: warden ${words.join(' ')}`));
-      for (const flag of [...flags, '-h, --help', '--data-dir VALUE', '--seed-demo [true|false]']) {
+      for (const flag of [...flags, '-h, --help', '--data-dir VALUE', '--database-url VALUE']) {
         expect(res.stdout, `${words.join(' ')} ${flag}`).toContain(flag);
+      }
+      if (words[0] !== 'serve') {
+        for (const serverFlag of ['--metrics-port', '--seed-demo', '--port', '--workers'])
+          expect(res.stdout, `${words.join(' ')} ${serverFlag}`).not.toContain(serverFlag);
       }
     }
     const top = await runBin(['--help']);

@@ -7,7 +7,9 @@ import {
   type CommandFlagSpec,
   type ParsedArgs,
   parseCommandArgs,
+  type SettingFlag,
   SWITCH_SETTINGS,
+  settingFlags,
   UsageError,
 } from './cli-args.ts';
 import { ConfigError, SETTINGS } from './config.ts';
@@ -30,6 +32,18 @@ interface Command {
 
 const admin = () => import('./cli-admin.ts');
 
+/** What the one-off commands read: where the database is, and how much to log. */
+const DATABASE_SETTINGS: readonly SettingFlag[] = ['data-dir', 'database-url', 'log-level'];
+
+const PASSWORD_FLAGS: FlagHelp[] = [
+  { flag: '--password P', text: 'the password on the command line (visible to ps and shell history)' },
+  { flag: '--password-stdin', text: 'read the password from standard input (one line)' },
+  {
+    flag: '',
+    text: 'without either: WARDEN_PASSWORD from the environment, else a prompt on a terminal',
+  },
+];
+
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'warden serve [setting flags]',
@@ -42,41 +56,52 @@ const COMMANDS: Record<string, Command> = {
     usage: 'warden migrate [setting flags]',
     summary: 'Apply pending database migrations; prints {"applied":[…]}.',
     flags: [],
-    spec: {},
+    spec: { settings: DATABASE_SETTINGS },
     run: async (args) => (await admin()).migrateCommand(args),
   },
   init: {
-    usage: 'warden init --email E --password P [--plan free|pro|enterprise] [--origin O]…',
+    usage:
+      'warden init --email E [--password P | --password-stdin] [--plan free|pro|enterprise] [--origin O]…',
     summary:
       'Create a workspace with its owner and a first site; prints {"workspaceId","userId","siteId","siteKey","secretKey"}.\n' +
       'An existing account gets another workspace if the password matches.',
     flags: [
       { flag: '--email E', text: "the owner's e-mail address (required)" },
-      { flag: '--password P', text: 'at least 8 characters for a new account (required)' },
+      ...PASSWORD_FLAGS,
       { flag: '--plan PLAN', text: 'free (default), pro or enterprise' },
       { flag: '--origin O', text: 'an origin the site accepts browser calls from; repeat for more' },
     ],
-    spec: { single: ['email', 'password', 'plan'], multi: ['origin'] },
+    spec: {
+      single: ['email', 'password', 'plan'],
+      multi: ['origin'],
+      switches: ['password-stdin'],
+      settings: DATABASE_SETTINGS,
+    },
     run: async (args) => (await admin()).init(args),
   },
   user: {
-    usage: 'warden user add --workspace W --email E --password P --role owner|analyst|viewer',
+    usage:
+      'warden user add --workspace W --email E [--password P | --password-stdin] --role owner|analyst|viewer',
     summary:
       'Add a member to a workspace (a new account, or an existing one with its password); prints {"userId"}.',
     flags: [
       { flag: '--workspace W', text: 'workspace id (required)' },
       { flag: '--email E', text: 'e-mail address (required)' },
-      { flag: '--password P', text: 'at least 8 characters for a new account (required)' },
+      ...PASSWORD_FLAGS,
       { flag: '--role ROLE', text: 'owner, analyst or viewer (required)' },
     ],
-    spec: { single: ['workspace', 'email', 'password', 'role'] },
+    spec: {
+      single: ['workspace', 'email', 'password', 'role'],
+      switches: ['password-stdin'],
+      settings: DATABASE_SETTINGS,
+    },
     run: async (args) => (await admin()).userCommand(args),
   },
   workspace: {
     usage: 'warden workspace plan W free|pro|enterprise',
     summary: 'Change a workspace\'s plan; prints {"workspaceId","plan"}.',
     flags: [],
-    spec: {},
+    spec: { settings: DATABASE_SETTINGS },
     run: async (args) => (await admin()).workspaceCommand(args),
   },
   site: {
@@ -87,7 +112,7 @@ const COMMANDS: Record<string, Command> = {
       { flag: '--name N', text: 'site name (required)' },
       { flag: '--origin O', text: 'an origin the site accepts browser calls from; repeat for more' },
     ],
-    spec: { single: ['workspace', 'name'], multi: ['origin'] },
+    spec: { single: ['workspace', 'name'], multi: ['origin'], settings: DATABASE_SETTINGS },
     run: async (args) => (await admin()).siteCommand(args),
   },
 };
@@ -113,9 +138,9 @@ function columns(rows: Array<[string, string]>): string {
 function commandHelp(command: Command): string {
   const own: Array<[string, string]> = command.flags.map(({ flag, text }) => [flag, text]);
   own.push(['-h, --help', 'print this help']);
-  const settings = Object.entries(SETTINGS).map(([flag, env]): [string, string] => [
+  const settings = settingFlags(command.spec).map((flag): [string, string] => [
     SWITCH_SETTINGS.has(flag) ? `--${flag} [true|false]` : `--${flag} VALUE`,
-    env,
+    SETTINGS[flag],
   ]);
   return `Usage: ${command.usage}
 

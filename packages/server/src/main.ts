@@ -6,11 +6,17 @@ import type { AppContext, WorkerLink } from './context.ts';
 import { REDACTED_PATHS } from './http/app.ts';
 import { CENSOR, redactFields, splitRedactedPaths, withRedactedBindings } from './log-redaction.ts';
 import { withServices } from './services.ts';
+import {
+  DATABASE_START_TIMEOUT_MS,
+  databaseFailure,
+  databaseName,
+  withinStartTimeout,
+} from './startup-errors.ts';
 import type { HotState } from './state/hot-state.ts';
 import { MemoryHotState } from './state/memory.ts';
 import { RedisHotState } from './state/redis.ts';
 import { openConfiguredDatabase } from './storage/configured.ts';
-import { migrate } from './storage/db.ts';
+import { type Database, migrate, ping } from './storage/db.ts';
 import { loadInstanceSecret } from './storage/instance-secret.ts';
 
 /**
@@ -61,17 +67,38 @@ export interface ContextOptions {
   worker?: WorkerLink;
 }
 
+/**
+ * The configured database, migrated (or only reached, for a worker whose primary migrated): an
+ * unreachable server, a file that cannot be opened or a failed migration is a StartupError naming
+ * the database (without credentials), after DATABASE_START_TIMEOUT_MS at the latest.
+ */
+async function openStorage(config: Config, logger: Logger, applyMigrations: boolean): Promise<Database> {
+  let database: Database | undefined;
+  try {
+    const opened = openConfiguredDatabase(config);
+    database = opened;
+    const first = applyMigrations ? migrate(opened) : ping(opened).then(() => []);
+    const applied = await withinStartTimeout(
+      first,
+      DATABASE_START_TIMEOUT_MS,
+      `cannot reach ${databaseName(config)}`,
+    );
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    return database;
+  } catch (err) {
+    // Not awaited: a pool still connecting to an unreachable host may take long to end.
+    database?.close().catch(() => undefined);
+    throw databaseFailure(err, config);
+  }
+}
+
 /** Composition root: config → storage → hot state → services (services.ts) → context. */
 export async function createContext(
   config: Config,
   logger: Logger = createLogger(config),
   options: ContextOptions = {},
 ): Promise<AppContext> {
-  const database = openConfiguredDatabase(config);
-  if (options.migrate !== false) {
-    const applied = await migrate(database);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  }
+  const database = await openStorage(config, logger, options.migrate !== false);
   const hotState = options.hotState ?? openHotState(config);
   const secret = await loadInstanceSecret(database, config.secret);
   const base = { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };

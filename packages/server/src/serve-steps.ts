@@ -1,7 +1,9 @@
 // Steps `warden serve` takes in one process and in the primary of `--workers N` alike.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { App } from './http/types.ts';
 import type { Services } from './services.ts';
+import { listenFailure } from './startup-errors.ts';
 import type { Database } from './storage/db.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';
 
@@ -45,4 +47,16 @@ export function untilSignal(logger: Logger): Promise<string> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/**
+ * Listen on WARDEN_HOST:WARDEN_PORT (and WARDEN_METRICS_PORT): a port that is taken or refused is a
+ * StartupError saying which and what to set. The caller exits; nothing is left listening.
+ */
+export async function listenOrExplain(app: App, config: Config): Promise<string> {
+  try {
+    return await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    throw listenFailure(err, config);
+  }
 }

@@ -5,6 +5,7 @@ import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
 import { LocalSharedState } from '../scoring/shared-state.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
+import { StartupError } from '../startup-errors.ts';
 import { ClusterMetrics } from './cluster-metrics.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
 import {
@@ -14,6 +15,8 @@ import {
   type ReadyMessage,
   SITE_CHANGED,
   type SiteChangedMessage,
+  START_FAILED,
+  type StartFailedMessage,
 } from './protocol.ts';
 
 /** Set in a worker's environment by the primary: the primary's hot state's `remembersSince`. */
@@ -75,10 +78,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   const stopSweeps = () => ctx.services.sweeper.stop();
 
   let stopping = false;
+  /** Every worker listened once: from then on a worker that dies is started again. */
+  let started = false;
   let ready: ReadyMessage | null = null;
   let firstListen: (address: { port: number }) => void = () => {};
-  const allListening = new Promise<{ port: number }>((resolve) => {
+  let startFailed: (err: Error) => void = () => {};
+  const allListening = new Promise<{ port: number }>((resolve, reject) => {
     firstListen = resolve;
+    startFailed = reject;
   });
 
   // A site change committed by one worker (or here) reaches every other worker's site key cache.
@@ -97,6 +104,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     serveOwner(services, channel);
     worker.on('message', (message) => {
       metrics.received(message);
+      if (isMessage<StartFailedMessage>(message, START_FAILED))
+        startFailed(new StartupError(message.message));
       if (isMessage<SiteChangedMessage>(message, SITE_CHANGED)) {
         ctx.services.siteKeys.changed();
         siteChanged(worker);
@@ -111,6 +120,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
     worker.on('exit', (code, signal) => {
       listening.delete(worker);
       if (stopping) return;
+      if (!started) {
+        startFailed(new StartupError(`a worker exited while starting (code ${code}, signal ${signal})`));
+        return;
+      }
       const lived = Date.now() - startedAt;
       logger.error({ worker: worker.id, code, signal }, 'worker died; starting another');
       setTimeout(
@@ -123,7 +136,16 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   };
   for (let i = 0; i < config.workers; i++) fork();
 
-  const address = await allListening;
+  let address: { port: number };
+  try {
+    address = await allListening;
+  } catch (err) {
+    // A worker that cannot start (a taken port, say) fails the whole start: no restart loop.
+    stopping = true;
+    await stopWorkers();
+    throw err;
+  }
+  started = true;
   track('workers', Promise.resolve());
   const url = httpAddress(config.host, address.port);
   logger.info(

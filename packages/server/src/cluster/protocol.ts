@@ -48,6 +48,14 @@ export const READY = 'warden.owner.ready';
  */
 export const SITE_CHANGED = 'warden.site.changed';
 
+/** Worker → primary: this worker could not start (`message`: the line to print); it then exits. */
+export const START_FAILED = 'warden.worker.start-failed';
+
+export interface StartFailedMessage {
+  t: typeof START_FAILED;
+  message: string;
+}
+
 export interface SiteChangedMessage {
   t: typeof SITE_CHANGED;
 }

@@ -6,7 +6,7 @@ import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
 import type { RemoteCommit } from '../scoring/decision-writer.ts';
 import type { IdentityService } from '../scoring/identity.ts';
-import { untilSignal } from '../serve-steps.ts';
+import { listenOrExplain, untilSignal } from '../serve-steps.ts';
 import { answerMetricsRequests } from './cluster-metrics.ts';
 import { IpcHotState } from './ipc-hot-state.ts';
 import { OwnerClient } from './owner-client.ts';
@@ -19,6 +19,8 @@ import {
   type ReadyMessage,
   SITE_CHANGED,
   type SiteChangedMessage,
+  START_FAILED,
+  type StartFailedMessage,
 } from './protocol.ts';
 
 /** The worker's end of the cluster IPC channel. */
@@ -48,6 +50,36 @@ export function ownerIdentity(owner: OwnerClient): IdentityService {
  */
 export async function runWorker(config: Config, logger: Logger): Promise<number> {
   const channel = processChannel();
+  let started: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    started = await startWorker(config, logger, channel);
+  } catch (err) {
+    if (!process.send) throw err;
+    // The primary prints the line and stops every worker: one line however many failed.
+    const failed: StartFailedMessage = { t: START_FAILED, message: (err as Error).message };
+    process.send(failed, undefined, undefined, () => process.exit(1));
+    return new Promise<number>(() => undefined);
+  }
+  const { ctx, app, owner } = started;
+
+  const primaryGone = new Promise<string>((resolve) =>
+    process.once('disconnect', () => resolve('disconnect')),
+  );
+  const why = await Promise.race([untilSignal(logger), primaryGone]);
+  if (why === 'disconnect') {
+    // Without the primary nothing can be scored or recorded: stop answering at once.
+    logger.error('the primary process is gone; worker exiting');
+    owner.fail();
+    process.exit(1);
+  }
+  await app.close();
+  await closeContext(ctx);
+  process.disconnect();
+  return 0;
+}
+
+/** Everything up to listening on the primary's shared socket. */
+async function startWorker(config: Config, logger: Logger, channel: Channel) {
   const owner = new OwnerClient(channel);
   const readiness = new Readiness();
   const primaryReady = new Promise<void>((resolve, reject) => {
@@ -96,21 +128,7 @@ export async function runWorker(config: Config, logger: Logger): Promise<number>
     if (isMessage<SiteChangedMessage>(message, SITE_CHANGED)) ctx.services.siteKeys.changed();
   });
   const app = await buildApp(ctx);
-  await app.listen({ host: config.host, port: config.port });
+  await listenOrExplain(app, config);
   logger.debug({ pid: process.pid }, 'worker listening');
-
-  const primaryGone = new Promise<string>((resolve) =>
-    process.once('disconnect', () => resolve('disconnect')),
-  );
-  const why = await Promise.race([untilSignal(logger), primaryGone]);
-  if (why === 'disconnect') {
-    // Without the primary nothing can be scored or recorded: stop answering at once.
-    logger.error('the primary process is gone; worker exiting');
-    owner.fail();
-    process.exit(1);
-  }
-  await app.close();
-  await closeContext(ctx);
-  process.disconnect();
-  return 0;
+  return { ctx, app, owner };
 }

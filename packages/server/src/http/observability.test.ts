@@ -199,12 +199,47 @@ describe('logs', () => {
         level: 30,
         msg: 'request',
         method: 'POST',
+        path: '/api/antibot/verify',
         route: '/api/antibot/verify',
         status: 201,
         durationMs: expect.any(Number),
+        client: '127.0.0.1',
       });
       for (const secret of [w.site.secretKey, w.site.siteKey, 'cookie-secret', 'private-query', 'acct_log'])
         expect(raw).not.toContain(secret);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('name the client behind a trusted proxy, and the path with its ids', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const ctx = await createTestContext({ env: { WARDEN_TRUSTED_PROXIES: '10.0.0.0/8' } });
+    ctx.logger = createLogger(loadConfig({ WARDEN_LOG_LEVEL: 'info' }), stream);
+    const t = testAppOf(await buildApp(ctx), ctx);
+    try {
+      const via = (remoteAddress: string) =>
+        t.app.inject({
+          url: '/dashboard/decisions/dec_123?token=private',
+          remoteAddress,
+          headers: { 'x-forwarded-for': '198.51.100.23' },
+        });
+      const trusted = await via('10.1.2.3');
+      const untrusted = await via('192.0.2.9');
+      const lineOf = (id: unknown) => lines.find((l) => l.reqId === id && l.msg === 'request');
+      expect(lineOf(trusted.headers['x-request-id'])).toMatchObject({
+        path: '/dashboard/decisions/dec_123',
+        route: '/dashboard/*',
+        client: '198.51.100.23',
+      });
+      expect(lineOf(untrusted.headers['x-request-id'])).toMatchObject({ client: '192.0.2.9' });
+      expect(JSON.stringify(lines)).not.toContain('private');
     } finally {
       await t.close();
     }

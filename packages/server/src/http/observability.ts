@@ -1,5 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { collectDefaultMetrics } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -8,11 +13,18 @@ import { ping } from '../storage/db.ts';
 import { installErrorHandling } from './errors.ts';
 import type { App } from './types.ts';
 
+/** The path of a request URL, without its query (which may carry tokens). */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
 /**
  * Per request, on the root instance so that every route is seen (a hook inside an encapsulated
  * plugin only sees that plugin's routes): the HTTP metrics and one access-log line at info with
- * the method, route template, status, duration and request id (`reqId`). Nothing else about the
- * request is logged: no URL query, no headers, no body.
+ * the method, path, route template, status, duration, client address (the socket's, or
+ * X-Forwarded-For's when the socket is a WARDEN_TRUSTED_PROXIES proxy) and request id (`reqId`).
+ * Nothing else about the request is logged: no URL query, no headers, no body.
  */
 export function installRequestObservation(app: App, ctx: AppContext): void {
   const metrics = ctx.services.metrics;
@@ -21,7 +33,14 @@ export function installRequestObservation(app: App, ctx: AppContext): void {
     const ms = reply.elapsedTime;
     metrics.request(request.method, route, reply.statusCode, ms / 1000);
     request.log.info(
-      { method: request.method, route, status: reply.statusCode, durationMs: Math.round(ms * 1000) / 1000 },
+      {
+        method: request.method,
+        path: pathOf(request.url),
+        route,
+        status: reply.statusCode,
+        durationMs: Math.round(ms * 1000) / 1000,
+        client: request.ip,
+      },
       'request',
     );
     done();
@@ -53,18 +72,19 @@ function metricsHandler(ctx: AppContext) {
 
 /**
  * /metrics on a listener of its own (WARDEN_METRICS_PORT, same host), when configured: started
- * when the main app listens, closed with it. The main app then has no /metrics. Root instance only.
+ * when the main app gets ready (before it listens: a taken metrics port fails `listen`, which an
+ * onListen hook could not), closed with it. The main app then has no /metrics. Root instance only.
  */
 export function installMetricsListener(app: App, ctx: AppContext): void {
   const port = ctx.config.metricsPort;
   if (port === undefined) return;
   const metricsApp = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   installErrorHandling(metricsApp);
   metricsApp.get('/metrics', metricsHandler(ctx));
-  app.addHook('onListen', async () => {
+  app.addHook('onReady', async () => {
     const address = await metricsApp.listen({ host: ctx.config.host, port });
     ctx.logger.info({ address }, 'metrics serving');
   });

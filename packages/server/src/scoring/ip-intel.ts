@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { PACKAGES_DIR } from '../paths.ts';
 import { classifyAddress } from '../webhooks/address-policy.ts';
 import {
   findRange,
@@ -73,13 +74,19 @@ export interface IpDatabaseOptions {
   dir: string | undefined;
 }
 
+/**
+ * Where the installed server package (`npm run package`, scripts/package.ts) keeps compact copies
+ * of both packages' tables, read the same way.
+ */
+const PACKAGED_TABLES = path.join(PACKAGES_DIR, 'ip-db');
+
 function packageDir(options: IpDatabaseOptions, pkg: string, probe: string): string | null {
   if (options.dir && existsSync(path.join(options.dir, probe))) return options.dir;
   try {
     const require = createRequire(import.meta.url);
     return path.dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    return null;
+    return existsSync(path.join(PACKAGED_TABLES, probe)) ? PACKAGED_TABLES : null;
   }
 }
 

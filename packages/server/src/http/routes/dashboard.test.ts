@@ -32,10 +32,12 @@ describe('dashboard serving', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  it('redirects /dashboard to /dashboard/', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/dashboard' });
-    expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/dashboard/');
+  it('redirects /dashboard and the server root to /dashboard/', async () => {
+    for (const url of ['/dashboard', '/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/dashboard/');
+    }
   });
 
   it('serves index.html without caching, with a strict CSP', async () => {

@@ -78,6 +78,8 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
     const hide = { schema: { hide: true } };
 
     app.get('/dashboard', hide, async (_request, reply) => reply.redirect('/dashboard/', 302));
+    // The server's root is the dashboard: what a person opening the bare address wants.
+    app.get('/', hide, async (_request, reply) => reply.redirect('/dashboard/', 302));
 
     app.get<{ Params: { '*': string } }>('/dashboard/*', hide, async (request, reply) => {
       const rest = (request.raw.url ?? '').split('?')[0]!.slice('/dashboard/'.length);
