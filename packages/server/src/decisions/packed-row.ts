@@ -78,6 +78,14 @@ interface PackedBody {
   a?: string;
 }
 
+/**
+ * The engine hands the same object to the features and the evidence (or the answer): compare by
+ * reference first, and serialise both only when they are copies.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || s(a) === s(b);
+}
+
 function deflate(json: string): Uint8Array {
   const body = zlib.deflateRawSync(json, { dictionary: DICTIONARY });
   const out = new Uint8Array(body.length + 1);
@@ -128,12 +136,12 @@ export function packDecision(
   }
   const body: PackedBody = { f: rest, r: parts.ruleInput ?? null };
   const { identity, challenge } = parts.answer;
-  if (identity !== undefined) body.i = s(identity) === s(parts.features.identity) ? ELSEWHERE : identity;
+  if (identity !== undefined) body.i = sameJson(identity, parts.features.identity) ? ELSEWHERE : identity;
   if (challenge !== undefined) body.c = challenge;
   const answer = s(parts.answer);
   if (rebuiltAnswer(columns, identity, challenge) !== answer) body.a = answer;
   const evidence = { ...parts.evidence };
-  if ('behavior' in evidence && s(evidence.behavior) === s(parts.features.behavior))
+  if ('behavior' in evidence && sameJson(evidence.behavior, parts.features.behavior))
     evidence.behavior = ELSEWHERE;
   return {
     features: s(facets),
