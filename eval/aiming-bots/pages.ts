@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { BehaviorEvidence } from '@warden/protocol';
 import { HumanScript, loadTraces, type Point, withoutJumps } from '../../e2e/support/human-input.ts';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+import { readReaches as readStudyReaches } from '../aiming/reaches.ts';
 import {
   type DesktopStyle,
   desktopScript,
@@ -61,28 +60,14 @@ export interface Reach {
 }
 
 /**
- * The reaches of `raw_data.csv.gz` (Kieslich & Henninger 2017, mousetrap KH2017_raw; GPL-3, read
- * from where it lies, never copied): positions polled every 10 ms from the start click to the
- * response click; positions that did not change fire no pointer event and are dropped.
+ * The study's reaches (eval/aiming/reaches.ts reads `raw_data.csv.gz` from where it lies, never
+ * copied; positions that did not change fire no pointer event and are dropped) with five or more
+ * pointer events, in this script's shape.
  */
 export function readReaches(file: string): Reach[] {
-  const text = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8');
-  const out: Reach[] = [];
-  for (const line of text.split('\n').slice(1)) {
-    const arrays = [...line.matchAll(/"\[([^\]]*)\]"/g)].map((m) => m[1]!.split(',').map(Number));
-    if (arrays.length !== 3) continue;
-    const [ts, xs, ys] = arrays as [number[], number[], number[]];
-    const subject = Number(line.slice(0, line.indexOf(',')));
-    const moves: Reach['moves'] = [];
-    for (let i = 0; i < ts.length; i++) {
-      const last = moves[moves.length - 1];
-      if (last && last[1] === xs[i] && last[2] === ys[i]) continue;
-      moves.push([ts[i]! - ts[0]!, xs[i]!, ys[i]!]);
-    }
-    if (moves.length < 5) continue;
-    out.push({ subject, moves, clickMs: ts[ts.length - 1]! - ts[0]! });
-  }
-  return out;
+  return readStudyReaches(file)
+    .filter((r) => r.moves.length >= 5)
+    .map((r) => ({ subject: r.subject, moves: r.moves.map(([t, x, y]) => [t, x, y]), clickMs: r.press[0] }));
 }
 
 /**
