@@ -5,7 +5,8 @@ import { AIMED_PRESS_MS, AIMED_PRESS_PX } from '../mouse-aimed.ts';
 import { readMousePath } from '../mouse-path.ts';
 import { strokeStats } from '../mouse-strokes.ts';
 import { baseFeatures, humanKeys } from '../test-fixtures.ts';
-import { BEHAVIOR, behavior, scriptedInput, speedIgnoresDistance } from './behavior.ts';
+import { behavior } from './behavior.ts';
+import { BEHAVIOR, scriptedInput, speedIgnoresDistance } from './behavior-tells.ts';
 import {
   humanTraces,
   readingPage,
