@@ -4,7 +4,7 @@ import { EMPTY_RULESET } from '../../packages/server/src/rules/ruleset.ts';
 import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
 import { decide } from '../../packages/server/src/scoring/decide-event.ts';
 import { DEFAULT_FAMILIES, hardRules } from '../../packages/server/src/scoring/ruleset.ts';
-import { sparseUpdates } from '../../packages/server/src/scoring/signals/behavior.ts';
+import { sparseUpdates } from '../../packages/server/src/scoring/signals/behavior-tells.ts';
 import { baseFeatures } from '../../packages/server/src/scoring/test-fixtures.ts';
 import { DEVICE_TRANSFORMS, type DeviceTransform } from './device-transforms.ts';
 import { humanHold } from './human.ts';

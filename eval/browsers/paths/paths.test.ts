@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../../../packages/server/src/scoring/behavior-metrics.ts';
-import { speedIgnoresDistance } from '../../../packages/server/src/scoring/signals/behavior.ts';
+import { speedIgnoresDistance } from '../../../packages/server/src/scoring/signals/behavior-tells.ts';
 import { baseFeatures } from '../../../packages/server/src/scoring/test-fixtures.ts';
 import { mulberry32 } from '../../../packages/server/src/testing/rng.ts';
 import { humanizePath } from './humanize.ts';

@@ -1,5 +1,6 @@
 import { hypot } from './hypot.ts';
-import { AIMED_PRESS_MS, AIMED_PRESS_PX, type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
+import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
+import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
 
 /**
  * How the page's pointer reached what it pressed: one reach per press, the movement that ended

@@ -21,23 +21,18 @@ import {
   pointerSteps,
   presses,
 } from './input-metrics.ts';
+import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
+import { cv, mouseStats, readMousePath, STROKE_PAUSE_MS, UNDECIMATED_SAMPLES } from './mouse-path.ts';
 import {
-  AIMED_PRESS_MS,
-  AIMED_PRESS_PX,
-  cv,
   DIRECTED_STROKE,
   FLAT_SPEED_CV,
-  mouseStats,
-  readMousePath,
   SMOOTH_LONG_TURNS,
   SMOOTH_MIN_TURNS,
   SMOOTH_TURN_CHANGE,
   STRAIGHT_DEVIATION_PX,
-  STROKE_PAUSE_MS,
   type StrokeStats,
   strokeStats,
-  UNDECIMATED_SAMPLES,
-} from './mouse-path.ts';
+} from './mouse-strokes.ts';
 
 /**
  * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times

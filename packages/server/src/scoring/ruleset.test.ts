@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC_THRESHOLDS } from './behavior-metrics.ts';
 import { DEFAULT_FAMILIES, rulesetVersion } from './ruleset.ts';
-import { BEHAVIOR } from './signals/behavior.ts';
+import { BEHAVIOR } from './signals/behavior-tells.ts';
 
 describe('ruleset_version', () => {
   it('is stable for the same rules and custom text', () => {

@@ -1,5 +1,5 @@
 import type { Signal } from '../engine-types.ts';
-import { scriptedInput } from './behavior.ts';
+import { scriptedInput } from './behavior-tells.ts';
 import { pointerGeometryMismatch } from './input.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
-import { AIMED_PRESS_MS, AIMED_PRESS_PX, readMousePath, strokeStats } from '../mouse-path.ts';
+import { AIMED_PRESS_MS, AIMED_PRESS_PX } from '../mouse-aimed.ts';
+import { readMousePath } from '../mouse-path.ts';
+import { strokeStats } from '../mouse-strokes.ts';
 import { baseFeatures, humanKeys } from '../test-fixtures.ts';
-import { BEHAVIOR, behavior, scriptedInput, speedIgnoresDistance } from './behavior.ts';
+import { behavior } from './behavior.ts';
+import { BEHAVIOR, scriptedInput, speedIgnoresDistance } from './behavior-tells.ts';
 import {
   humanTraces,
   readingPage,

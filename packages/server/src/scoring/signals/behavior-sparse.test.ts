@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures, humanPageFeatures, humanSession } from '../test-fixtures.ts';
-import { behavior, scriptedInput } from './behavior.ts';
+import { behavior } from './behavior.ts';
+import { scriptedInput } from './behavior-tells.ts';
 
 describe('pointer moved in jumps (mouse_sparse_updates)', () => {
   /** A person's page (DELBOT human strokes, varied keys) with the SDK's `pointer_steps` summary. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../testing/rng.ts';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures, humanKeys, humanSession, loadTrace, traceFiles } from '../test-fixtures.ts';
-import { behavior, scriptedInput } from './behavior.ts';
+import { behavior } from './behavior.ts';
+import { scriptedInput } from './behavior-tells.ts';
 
 const BOT_RULES = new Set([
   'mouse_straight_path',

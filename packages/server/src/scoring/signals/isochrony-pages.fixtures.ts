@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { cruiseSpeed, DIRECTED_STROKE, readMousePath, STROKE_PAUSE_MS } from '../mouse-path.ts';
+import { cruiseSpeed } from '../mouse-aimed.ts';
+import { readMousePath, STROKE_PAUSE_MS } from '../mouse-path.ts';
+import { DIRECTED_STROKE } from '../mouse-strokes.ts';
 import { traceFiles } from '../test-fixtures.ts';
 
 /**

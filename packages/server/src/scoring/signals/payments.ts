@@ -1,6 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import type { Features } from '../features.ts';
-import { scriptedInput } from './behavior.ts';
+import { scriptedInput } from './behavior-tells.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 type Tiers = ReadonlyArray<readonly [number, number]>;
