@@ -1,16 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.ts';
-import { dashboardRig } from './support/dashboard.ts';
-
-const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-];
+import { dashboardRig, ANALYST_SIZES as SIZES, screenshots } from './support/dashboard.ts';
 
 /**
  * The analyst's last gaps in chromium (issue 26): a decisions list that shows at least 15 rows on
@@ -22,35 +13,18 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
   let page: Page;
   let token = '';
 
-  async function shoot(p: Page, name: string): Promise<void> {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    for (const size of SIZES) {
-      await p.setViewportSize(size);
-      await p.waitForTimeout(200);
-      await p.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}.png`) });
-    }
-    await p.setViewportSize(SIZES[0]!);
-  }
+  const shoot = (p: Page, name: string) => screenshots(p, name, SIZES, { fullPage: false });
 
   beforeAll(async () => {
     await rig.start();
     page = rig.page;
-    await page.setViewportSize(SIZES[0]!);
+    await page.setViewportSize(SIZES[0]);
     await rig.seedTraffic();
     // A busier day than the shared seed's 14 decisions: 12 more sign-ins.
-    const s = rig.server;
-    const res = await fetch(`${s.baseUrl}/api/antibot/verify/batch`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-site-key': s.demo.siteKey,
-        'x-secret-key': s.demo.secretKey,
-      },
-      body: JSON.stringify({
-        events: Array.from({ length: 12 }, (_, i) => ({
-          context: { event_type: 'login', account_id: `shopper${i}`, ip_address: `81.2.70.${i + 1}` },
-        })),
-      }),
+    const res = await rig.demoVerify('verify/batch', {
+      events: Array.from({ length: 12 }, (_, i) => ({
+        context: { event_type: 'login', account_id: `shopper${i}`, ip_address: `81.2.70.${i + 1}` },
+      })),
     });
     expect(res.status).toBe(201);
     token = await rig.login(rig.server.demo.email, rig.server.demo.password);
@@ -118,25 +92,16 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
   });
 
   it('points from one half of a promo ring to the other (related clusters)', async () => {
-    const s = rig.server;
     const claim = async (account: string, card: string, ip: string) => {
-      const res = await fetch(`${s.baseUrl}/api/antibot/verify`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-site-key': s.demo.siteKey,
-          'x-secret-key': s.demo.secretKey,
+      const res = await rig.demoVerify('verify', {
+        context: {
+          event_type: 'promo_claim',
+          account_id: account,
+          payment_hash: card,
+          ip_address: ip,
+          email: `${account}@burner.example`,
+          promo_code: 'E2ERING',
         },
-        body: JSON.stringify({
-          context: {
-            event_type: 'promo_claim',
-            account_id: account,
-            payment_hash: card,
-            ip_address: ip,
-            email: `${account}@burner.example`,
-            promo_code: 'E2ERING',
-          },
-        }),
       });
       expect(res.status).toBe(201);
       return ((await res.json()) as { data: { identity: { cluster_id: string } } }).data.identity.cluster_id;
@@ -152,14 +117,14 @@ describe.skipIf(!chromiumAvailable())('dashboard analyst flows in chromium', { t
     expect(await item.textContent()).toContain('network 192.0.2.0/24');
     expect(await item.textContent()).toContain('e-mail domain burner.example');
     // On a phone the whole graph is in view: accounts, linking values and their labels.
-    await page.setViewportSize(SIZES[1]!);
+    await page.setViewportSize(SIZES[1]);
     await page.waitForTimeout(200);
     const rights = await page
       .locator('[data-testid=cluster-graph] a')
       .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
     expect(rights.length).toBeGreaterThanOrEqual(3);
     for (const right of rights) expect(right).toBeLessThanOrEqual(390);
-    await page.setViewportSize(SIZES[0]!);
+    await page.setViewportSize(SIZES[0]);
     await shoot(page, 'analyst-04-related-clusters');
     await item.getByRole('link').click();
     await page.waitForURL(new RegExp(`/clusters/${b}$`));

@@ -1,16 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from './support/browser.ts';
-import { dashboardRig } from './support/dashboard.ts';
-
-const SHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-];
+import { dashboardRig, ANALYST_SIZES as SIZES, screenshots } from './support/dashboard.ts';
 
 /**
  * The analyst's investigation in chromium (issue 16): pivot from a decision to the decisions of
@@ -21,23 +12,12 @@ describe.skipIf(!chromiumAvailable())('dashboard investigation in chromium', { t
   const rig = dashboardRig();
   let page: Page;
 
-  async function shoot(p: Page, name: string): Promise<void> {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    for (const size of SIZES) {
-      await p.setViewportSize(size);
-      await p.waitForTimeout(200);
-      await p.screenshot({
-        path: path.join(SHOTS, `${name}-${size.width}x${size.height}.png`),
-        fullPage: true,
-      });
-    }
-    await p.setViewportSize(SIZES[0]!);
-  }
+  const shoot = (p: Page, name: string) => screenshots(p, name, SIZES, { fullPage: true });
 
   beforeAll(async () => {
     await rig.start();
     page = rig.page;
-    await page.setViewportSize(SIZES[0]!);
+    await page.setViewportSize(SIZES[0]);
     await rig.seedTraffic();
     await rig.signIn(page, rig.server.demo.email, rig.server.demo.password);
   }, 120_000);
@@ -99,10 +79,10 @@ describe.skipIf(!chromiumAvailable())('dashboard investigation in chromium', { t
     await page.locator('tr[data-decision-id]').first().waitFor();
     expect(await page.locator('tr[data-decision-id]').count()).toBe(emails.length);
     await shoot(page, 'investigate-03-search');
-    await page.setViewportSize(SIZES[1]!);
+    await page.setViewportSize(SIZES[1]);
     const headings = await page.locator('table.decisions-table thead th').allTextContents();
     expect(headings.slice(0, 2)).toEqual(['Score', 'Action']);
-    await page.setViewportSize(SIZES[0]!);
+    await page.setViewportSize(SIZES[0]);
   });
 
   it('records a rule change in the audit log', async () => {

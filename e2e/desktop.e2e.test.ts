@@ -10,12 +10,12 @@ import {
   launchPlainChromium,
   plainChromiumArgs,
   removeProfile,
-  startXvfb,
   type VirtualDisplay,
   xdotool,
 } from './support/desktop.ts';
+import { type DecisionSummary, startDesktopScene, WINDOW } from './support/desktop-scene.ts';
 import { type Box, HumanScript, loadTraces } from './support/human-input.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 
 /**
  * Issue 6: a person at a desktop scores `human`; headful and stealth automation does not.
@@ -28,23 +28,6 @@ import { type RunningServer, startServer } from './support/server.ts';
  * "Headful automation and stealth"). Only that BotD gave a verdict is asserted, not what it was.
  */
 
-interface Signal {
-  rule: string;
-  score: number;
-  description?: string;
-}
-interface DecisionSummary {
-  id: string;
-  classification: string;
-  riskScore: number;
-  action: string;
-  eventType: string;
-  accountId: string | null;
-  signals: Signal[];
-}
-
-const SCREEN = { width: 1280, height: 1024 };
-const WINDOW = { width: 1280, height: 1000 };
 const DEFAULT_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -89,13 +72,7 @@ describe.skipIf(!desktopAvailable())(
     }
 
     beforeAll(async () => {
-      [server, display] = await Promise.all([startServer(), startXvfb(SCREEN.width, SCREEN.height)]);
-      const res = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: server.demo.email, password: server.demo.password }),
-      });
-      token = ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+      ({ server, display, accessToken: token } = await startDesktopScene());
     }, 120_000);
 
     afterAll(async () => {

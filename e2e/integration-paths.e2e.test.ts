@@ -11,12 +11,12 @@ import {
   launchPlainChromium,
   plainChromiumArgs,
   removeProfile,
-  startXvfb,
   type VirtualDisplay,
   xdotool,
 } from './support/desktop.ts';
+import { type DecisionSummary, startDesktopScene, WINDOW } from './support/desktop-scene.ts';
 import { type Box, HumanScript, loadTraces, type Point } from './support/human-input.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
 import { type Shop, type ShopPath, type ShopSite, startShop } from './support/shop.ts';
 
 /**
@@ -30,22 +30,6 @@ import { type Shop, type ShopPath, type ShopSite, startShop } from './support/sh
  * Every decision of each visit (the page's own and the backend's) must be `allow`.
  */
 
-interface Signal {
-  rule: string;
-  score: number;
-}
-interface DecisionSummary {
-  id: string;
-  classification: string;
-  riskScore: number;
-  action: string;
-  eventType: string;
-  accountId: string | null;
-  signals: Signal[];
-}
-
-const SCREEN = { width: 1280, height: 1024 };
-const WINDOW = { width: 1280, height: 1000 };
 const SHOP_PATHS: ShopPath[] = ['protect', 'collect', 'plain', 'altcha1', 'altcha2'];
 
 const show = (d: DecisionSummary) =>
@@ -92,13 +76,7 @@ describe.skipIf(!desktopAvailable())(
     }
 
     beforeAll(async () => {
-      [server, display] = await Promise.all([startServer(), startXvfb(SCREEN.width, SCREEN.height)]);
-      const res = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: server.demo.email, password: server.demo.password }),
-      });
-      accessToken = ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+      ({ server, display, accessToken } = await startDesktopScene());
       // One site per integration, as a shop would have; the origins are set once the shop listens.
       for (const name of SHOP_PATHS) {
         const site = await api<{ siteId: string; siteKey: string; secretKey: string }>('/api/sites', {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, ViewportSize } from 'playwright-core';
 import { expect } from 'vitest';
 import { launchChromium } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
@@ -15,6 +15,28 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+/** The analyst suites' sizes: a 1440×900 desktop first, then a phone. */
+export const ANALYST_SIZES = [{ width: 1440, height: 900 }, PHONE] as const;
+
+/**
+ * The page at each of `sizes` into e2e/screenshots/ as `<name>-<width>x<height>.png`, then back at
+ * the first size.
+ */
+export async function screenshots(
+  p: Page,
+  name: string,
+  sizes: readonly [ViewportSize, ...ViewportSize[]],
+  { fullPage }: { fullPage: boolean },
+): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const size of sizes) {
+    await p.setViewportSize(size);
+    await p.waitForTimeout(200);
+    await p.screenshot({ path: path.join(SHOTS, `${name}-${size.width}x${size.height}.png`), fullPage });
+  }
+  await p.setViewportSize(sizes[0]);
+}
 
 export interface Envelope<T> {
   success: boolean;
@@ -64,11 +86,27 @@ export function dashboardRig() {
   }
 
   /**
+   * A server-side verify on the demo site, with its keys: `{ context }` to `verify`, `{ events }`
+   * to `verify/batch`.
+   */
+  function demoVerify(route: 'verify' | 'verify/batch', body: object): Promise<Response> {
+    const s = must(server);
+    return fetch(`${s.baseUrl}/api/antibot/${route}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-site-key': s.demo.siteKey,
+        'x-secret-key': s.demo.secretKey,
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /**
    * A varied day of server-side decisions (humans, disposable e-mails, two accounts sharing a card,
    * an HTTP library), so lists, charts and clusters have something to show.
    */
   async function seedTraffic(): Promise<void> {
-    const s = must(server);
     const ua = BROWSER_UA;
     const headers = { 'accept-language': 'en-US,en;q=0.9', accept: 'text/html' };
     const event = (context: Record<string, unknown>) => ({
@@ -121,15 +159,7 @@ export function dashboardRig() {
         },
       },
     ];
-    const res = await fetch(`${s.baseUrl}/api/antibot/verify/batch`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-site-key': s.demo.siteKey,
-        'x-secret-key': s.demo.secretKey,
-      },
-      body: JSON.stringify({ events }),
-    });
+    const res = await demoVerify('verify/batch', { events });
     const body = (await res.json()) as Envelope<{ failed: number }>;
     expect(body.data.failed).toBe(0);
   }
@@ -150,17 +180,8 @@ export function dashboardRig() {
   }
 
   /** The page at 1280×800 and 390×844 (full page), into e2e/screenshots/. */
-  async function shoot(p: Page, name: string): Promise<void> {
-    fs.mkdirSync(SHOTS, { recursive: true });
-    for (const size of [DESKTOP, PHONE]) {
-      await p.setViewportSize(size);
-      await p.waitForTimeout(150);
-      await p.screenshot({
-        path: path.join(SHOTS, `${name}-${size.width}x${size.height}.png`),
-        fullPage: true,
-      });
-    }
-    await p.setViewportSize(DESKTOP);
+  function shoot(p: Page, name: string): Promise<void> {
+    return screenshots(p, name, [DESKTOP, PHONE], { fullPage: true });
   }
 
   async function go(p: Page, route: string): Promise<void> {
@@ -170,22 +191,13 @@ export function dashboardRig() {
 
   /** The e2e-bot decision: a server-side verify with a bad user agent on the demo site (201 when made). */
   async function verifyBot(): Promise<Response> {
-    const s = must(server);
-    return fetch(`${s.baseUrl}/api/antibot/verify`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-site-key': s.demo.siteKey,
-        'x-secret-key': s.demo.secretKey,
+    return demoVerify('verify', {
+      context: {
+        event_type: 'signup',
+        account_id: 'e2e-bot',
+        ip_address: '203.0.113.9',
+        user_agent: 'curl/8',
       },
-      body: JSON.stringify({
-        context: {
-          event_type: 'signup',
-          account_id: 'e2e-bot',
-          ip_address: '203.0.113.9',
-          user_agent: 'curl/8',
-        },
-      }),
     });
   }
 
@@ -225,6 +237,7 @@ export function dashboardRig() {
     signIn,
     shoot,
     go,
+    demoVerify,
     verifyBot,
     botDecision,
 

@@ -1,18 +1,10 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api/client.ts';
-import {
-  ACTIONS,
-  CLASSIFICATIONS,
-  type DecisionPage,
-  type DecisionSummary,
-  EVENT_TYPES,
-  type Site,
-} from '../api/types.ts';
+import type { DecisionPage, DecisionSummary, Site } from '../api/types.ts';
+import { DecisionFilterPanel, DecisionSearch } from '../components/DecisionFilters.tsx';
 import { DecisionTable } from '../components/DecisionTable.tsx';
 import { EntitySummaryCard } from '../components/EntitySummary.tsx';
-import { Field } from '../components/Field.tsx';
 import { RequireSite } from '../components/RequireSite.tsx';
-import { Select } from '../components/Select.tsx';
 import { Empty, ErrorMessage, Loading } from '../components/Status.tsx';
 import { useAction } from '../hooks/useAction.ts';
 import { useInterval } from '../hooks/useInterval.ts';
@@ -21,8 +13,6 @@ import { type Filters, filterQuery, filtersFromUrl, pivotOf } from '../lib/decis
 import { formatNumber, userTimeZone } from '../lib/format.ts';
 import { mergeNewest, pollNewest } from '../lib/live.ts';
 
-const LABELS = ['fraud', 'legit', 'none'] as const;
-const MATCHES = ['live', 'shadow'] as const;
 const POLL_MS = 4000;
 const PAGE = 50;
 /** Pages one poll may follow before it gives up and offers a reload instead. */
@@ -30,46 +20,6 @@ const MAX_POLL_PAGES = 5;
 
 function query(siteId: string, f: Filters): Record<string, string | number> & { from?: string } {
   return { ...filterQuery(siteId, f), limit: PAGE };
-}
-
-function FilterSelect({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  options: readonly string[];
-  onChange: (v: string) => void;
-}) {
-  return (
-    <Field id={id} label={label}>
-      <Select id={id} value={value} options={options} none="Any" onChange={onChange} />
-    </Field>
-  );
-}
-
-function FilterText({
-  id,
-  label,
-  value,
-  onChange,
-  type = 'text',
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  type?: string;
-}) {
-  return (
-    <Field id={id} label={label}>
-      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} />
-    </Field>
-  );
 }
 
 /** Download the filtered decisions (the export streams; the browser saves the file). */
@@ -189,126 +139,12 @@ function DecisionList({ site }: { site: Site }) {
   const exporting = useAction((format: 'csv' | 'json') => download(site.id, filters, format));
   const pivot = pivotOf(filters);
   const active = Object.entries(filters).filter(([k, v]) => k !== 'q' && v !== '').length;
-  const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = (key: keyof Filters, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
   return (
     <>
-      <form className="decision-search" onSubmit={apply} aria-label="Search decisions">
-        <input
-          id="f-q"
-          type="search"
-          aria-label="Search"
-          placeholder="Account, e-mail, device, IP, card, promo code, cluster or decision id"
-          value={draft.q}
-          onChange={(e) => set('q')(e.target.value)}
-        />
-        <button type="submit" className="button primary small">
-          Search
-        </button>
-      </form>
-      {/* Folded until asked for: the list is what an analyst came for. */}
-      <details className="filters-panel">
-        <summary>Filters{active > 0 ? ` (${active} set)` : ''}</summary>
-        <form className="filters" onSubmit={apply} aria-label="Filter decisions">
-          <FilterSelect
-            id="f-event"
-            label="Event type"
-            value={draft.eventType}
-            options={EVENT_TYPES}
-            onChange={set('eventType')}
-          />
-          <FilterSelect
-            id="f-class"
-            label="Classification"
-            value={draft.classification}
-            options={CLASSIFICATIONS}
-            onChange={set('classification')}
-          />
-          <FilterSelect
-            id="f-action"
-            label="Action"
-            value={draft.action}
-            options={ACTIONS}
-            onChange={set('action')}
-          />
-          <FilterText
-            id="f-from"
-            label="From"
-            type="datetime-local"
-            value={draft.from}
-            onChange={set('from')}
-          />
-          <FilterText id="f-to" label="To" type="datetime-local" value={draft.to} onChange={set('to')} />
-          <FilterText id="f-account" label="Account" value={draft.accountId} onChange={set('accountId')} />
-          <FilterText id="f-ip" label="IP address" value={draft.ip} onChange={set('ip')} />
-          <FilterText id="f-device" label="Device id" value={draft.deviceId} onChange={set('deviceId')} />
-          <FilterText
-            id="f-network"
-            label="Network (/24, /64)"
-            value={draft.ipPrefix}
-            onChange={set('ipPrefix')}
-          />
-          <FilterText id="f-email" label="E-mail" value={draft.email} onChange={set('email')} />
-          <FilterText
-            id="f-domain"
-            label="E-mail domain"
-            value={draft.emailDomain}
-            onChange={set('emailDomain')}
-          />
-          <FilterText
-            id="f-payment"
-            label="Payment hash"
-            value={draft.paymentHash}
-            onChange={set('paymentHash')}
-          />
-          <FilterText id="f-promo" label="Promo code" value={draft.promoCode} onChange={set('promoCode')} />
-          <FilterText id="f-cluster" label="Cluster" value={draft.clusterId} onChange={set('clusterId')} />
-          <FilterText
-            id="f-signal"
-            label="Signal or custom:rule"
-            value={draft.signal}
-            onChange={set('signal')}
-          />
-          <FilterSelect
-            id="f-match"
-            label="Rule match"
-            value={draft.match}
-            options={MATCHES}
-            onChange={set('match')}
-          />
-          <FilterText id="f-country" label="Country (ISO)" value={draft.country} onChange={set('country')} />
-          <FilterText id="f-asn" label="ASN" value={draft.asn} onChange={set('asn')} />
-          <FilterSelect
-            id="f-label"
-            label="Label"
-            value={draft.label}
-            options={LABELS}
-            onChange={set('label')}
-          />
-          <FilterText
-            id="f-min"
-            label="Min score"
-            type="number"
-            value={draft.minScore}
-            onChange={set('minScore')}
-          />
-          <FilterText
-            id="f-max"
-            label="Max score"
-            type="number"
-            value={draft.maxScore}
-            onChange={set('maxScore')}
-          />
-          <div className="filter-buttons">
-            <button type="submit" className="button primary">
-              Apply
-            </button>
-            <button type="button" className="button secondary" onClick={reset}>
-              Reset
-            </button>
-          </div>
-        </form>
-      </details>
+      <DecisionSearch draft={draft} onChange={set} onApply={apply} />
+      <DecisionFilterPanel draft={draft} active={active} onChange={set} onApply={apply} onReset={reset} />
       {pivot ? <EntitySummaryCard siteId={site.id} kind={pivot.kind} value={pivot.value} /> : null}
       <div className="toolbar">
         <span
