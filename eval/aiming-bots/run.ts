@@ -73,7 +73,12 @@ for (const style of LIBRARIES) {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage(style, 1000 * seed + 17));
   const t = tally(evs);
-  row(style, [share(t.unshaped, t.n), share(t.onePace, t.n), share(t.unbraked, t.n), share(t.notAllowed, t.n)]);
+  row(style, [
+    share(t.unshaped, t.n),
+    share(t.onePace, t.n),
+    share(t.unbraked, t.n),
+    share(t.notAllowed, t.n),
+  ]);
 }
 
 console.log(`\n== People (flagged by any aiming tell / review or worse / block or bot)`);

@@ -209,8 +209,8 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   };
 }
 
-/** Path length covered from sample `start` up to time `at` (interpolated within an interval). */
-function coveredAt(path: MousePath, start: number, last: number, at: number, cursor: { i: number; s: number }) {
+/** Path length covered from the reach's first sample (the cursor's start) up to time `at` (interpolated within an interval). */
+function coveredAt(path: MousePath, last: number, at: number, cursor: { i: number; s: number }) {
   const { t, len } = path;
   while (cursor.i < last && t[cursor.i + 1]! <= at) {
     cursor.i++;
@@ -240,7 +240,7 @@ function bellShape(path: MousePath, start: number, last: number): { bell: boolea
   let peak = 0;
   let peakAt = 0;
   for (let k = 1; k <= windows; k++) {
-    const covered = coveredAt(path, start, last, t0 + k * width, cursor);
+    const covered = coveredAt(path, last, t0 + k * width, cursor);
     const speed = (covered - before) / width;
     before = covered;
     if (k === 1) first = speed;

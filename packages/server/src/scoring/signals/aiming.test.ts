@@ -91,7 +91,7 @@ describe('mouse_reaches_one_pace', () => {
     expect(f.behavior.aiming.handlike).toBe(0);
     expect(Math.abs(f.behavior.aiming.speed_slope ?? 1)).toBeLessThan(0.1);
     expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([
-      ['mouse_reaches_unshaped', 30],
+      ['mouse_reaches_unshaped', 20],
       ['mouse_reaches_one_pace', 20],
     ]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
@@ -154,7 +154,10 @@ describe('mouse_reaches_unshaped', () => {
     const firstPress = hand.click_samples[0]![0]!;
     const mixed = {
       ...machine,
-      mouse: [...hand.mouse.filter(([t]) => t <= firstPress), ...machine.mouse.filter(([t]) => t > firstPress + 2500)],
+      mouse: [
+        ...hand.mouse.filter(([t]) => t <= firstPress),
+        ...machine.mouse.filter(([t]) => t > firstPress + 2500),
+      ],
       click_samples: [hand.click_samples[0]!, ...machine.click_samples.slice(1)],
     };
     const f = features(mixed);
@@ -206,7 +209,7 @@ describe('mouse_reaches_unbraked', () => {
     expect(f.behavior.aiming.arrived).toBe(3);
     expect(reachesOnePace(f)).toBe(false);
     expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([
-      ['mouse_reaches_unshaped', 30],
+      ['mouse_reaches_unshaped', 20],
       ['mouse_reaches_unbraked', 20],
     ]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
@@ -266,7 +269,9 @@ describe('mouse_reaches_one_pace on pages recorded in real chromium', () => {
   it('mouse_reaches_unshaped finds no hand-shaped reach on the libraries’ pages, abstains on the replayed person', () => {
     const unshaped = (setup: string) => {
       const pages = RECORDED.sessions.filter((s) => s.setup === setup);
-      const hits = pages.filter((s) => reachesUnshaped(features({ mouse: s.mouse, click_samples: s.clicks })));
+      const hits = pages.filter((s) =>
+        reachesUnshaped(features({ mouse: s.mouse, click_samples: s.clicks })),
+      );
       return [hits.length, pages.length];
     };
     expect(unshaped('xdotool-ghost')).toEqual([4, 6]);

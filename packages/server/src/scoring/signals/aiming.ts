@@ -125,7 +125,11 @@ export function reachesOnePace(f: Features): boolean {
  */
 export function reachesUnbraked(f: Features): boolean {
   const a = f.behavior.aiming;
-  return judged(f) && (a.handlike === 0 || reachesUnshaped(f)) && a.arrived >= a.reaches - AIMING.brakedReachesAllowed;
+  return (
+    judged(f) &&
+    (a.handlike === 0 || reachesUnshaped(f)) &&
+    a.arrived >= a.reaches - AIMING.brakedReachesAllowed
+  );
 }
 
 /** How the pointer reached what it pressed, judged over the page's reaches (aiming-metrics.ts). */
@@ -133,9 +137,9 @@ export const aiming: SignalFamily = {
   name: 'aiming',
   rules: {
     mouse_reaches_unshaped: {
-      score: 30,
+      score: 20,
       description:
-        "No reach of the page to what it pressed was shaped as a hand's: setting off from rest, peaking inside the movement at more than 1.6 times its mean speed and braking into the target (a library draws every reach from one model). Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz, where the pointer moved in jumps (a remote desktop) only peaking and braking are asked, up to 120 ms between positions; never on touch. Enough alone for review.",
+        "No reach of the page to what it pressed was shaped as a hand's: setting off from rest, peaking inside the movement at more than 1.6 times its mean speed and braking into the target (a library draws every reach from one model). Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz (where the pointer moved in jumps, as from a remote desktop, only peaking and braking are asked, up to 120 ms between positions); never on touch. Soft: never enough alone.",
     },
     mouse_reaches_one_pace: {
       score: 20,
