@@ -138,12 +138,12 @@ describe('mouse_reaches_unshaped', () => {
     expect(reachesUnshaped(f)).toBe(false);
   });
 
-  it('flags a page with no such reach (one speed, or braking from the first sample), and withholds behavior_humanlike', () => {
+  it('flags a page with no such reach (one speed, or braking from the first sample)', () => {
     for (const braking of [0, 3]) {
       const f = features(page('machine', 16, [1.1, 0.55, 0.6], braking));
       expect(f.behavior.aiming.bells).toBe(0);
       expect(reachesUnshaped(f)).toBe(true);
-      expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
+      expect(aiming.evaluate(f).map((s) => s.rule)).toContain('mouse_reaches_unshaped');
     }
   });
 

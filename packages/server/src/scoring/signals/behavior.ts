@@ -1,5 +1,5 @@
 import type { Signal } from '../engine-types.ts';
-import { reachesOnePace, reachesUnbraked, reachesUnshaped } from './aiming.ts';
+import { reachesOnePace, reachesUnbraked } from './aiming.ts';
 import {
   BEHAVIOR,
   constantSpeed,
@@ -197,7 +197,6 @@ export const behavior: SignalFamily = {
       // Nor sharp turns from move to move (jitter; at best a fast hand on a slow report rate).
       !sharpTurns(f) &&
       // Nor reaches drawn from one machine model or run into their targets (aiming.ts: tells of their own family).
-      !reachesUnshaped(f) &&
       !reachesOnePace(f) &&
       !reachesUnbraked(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
