@@ -1,6 +1,5 @@
 import { ARRIVED_AT } from '../aiming-metrics.ts';
 import type { Features } from '../features.ts';
-import { BEHAVIOR } from './behavior-tells.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /**
@@ -45,6 +44,12 @@ export const AIMING = {
    * interval (ms; a remote desktop's ~94 ms, ghost-cursor's own timestamps, 16–60 ms per step).
    */
   maxJumpIntervalMs: 120,
+  /**
+   * The pointer moved in jumps (inJumps) when this share of its moves or more were single events
+   * 40 ms or more apart that moved it 8 px or more (`pointer_steps`: the share
+   * `mouse_sparse_updates` asks, without its minimum count: a page of three reaches has few moves).
+   */
+  jumpShare: 0.15,
   /**
    * Reaches of a page with no hand-like reach that may brake into their target (not `arrived`)
    * for `mouse_reaches_unbraked` to fire: one (ghost-cursor's overshoot
@@ -91,14 +96,10 @@ export function reachesUnshaped(f: Features): boolean {
     : judged(f) && a.bells === 0;
 }
 
-/**
- * The pointer moved in jumps: single pointer events 40 ms or more apart that moved it 8 px or
- * more, BEHAVIOR.sparseShare of its moves or more (the share of `mouse_sparse_updates`, however
- * few: a page of three reaches has few moves).
- */
+/** The pointer moved in jumps: AIMING.jumpShare of its moves or more (pointer_steps). */
 function inJumps(f: Features): boolean {
   const s = f.behavior.pointer_steps;
-  return s !== null && s.sparse > 0 && s.sparse >= s.moving * BEHAVIOR.sparseShare;
+  return s !== null && s.sparse > 0 && s.sparse >= s.moving * AIMING.jumpShare;
 }
 
 /**
