@@ -34,12 +34,17 @@ export type DecisionStage = (typeof DECISION_STAGES)[number];
 export interface WriterMetrics {
   /** One group commit: its decisions, how long the first of them waited to be sent, the commit's time. */
   commitBatch(size: number, waitSeconds: number, commitSeconds: number): void;
+  /**
+   * One batch as the writer thread saw it: how long it waited there (sent → the start of the
+   * transaction that took it), that transaction's time and how many batches it took together.
+   */
+  writerThread(queuedSeconds: number, transactionSeconds: number, batches: number): void;
   /** One round of the WAL checkpointer thread (storage/wal-checkpointer.ts). */
   checkpoint(seconds: number): void;
 }
 
 /** Where a process without metrics (tests, CLI commands) sends the writer's. */
-export const UNOBSERVED_WRITER: WriterMetrics = { commitBatch() {}, checkpoint() {} };
+export const UNOBSERVED_WRITER: WriterMetrics = { commitBatch() {}, writerThread() {}, checkpoint() {} };
 
 /** The route label of a request that matched no route (404s of unknown paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -201,6 +206,29 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
         registers: [registry],
       }),
   );
+  const writerThread = metric(
+    registry,
+    'warden_writer_thread_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_writer_thread_seconds',
+        help: 'A group commit batch in the decision writer thread: waiting there (queued), the transaction that took it (transaction)',
+        labelNames: ['part'] as const,
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const groupBatches = metric(
+    registry,
+    'warden_writer_group_batches',
+    () =>
+      new Histogram({
+        name: 'warden_writer_group_batches',
+        help: 'Group commit batches taken by the writer thread transaction that committed a batch (those sent while the one before it ran)',
+        buckets: BATCH_BUCKETS,
+        registers: [registry],
+      }),
+  );
   const checkpoints = metric(
     registry,
     'warden_wal_checkpoint_seconds',
@@ -228,6 +256,8 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
   const shadowHits = rules.labels('shadow');
   const challengeChild = bound((outcome) => challenges.labels(outcome));
   const stageChildren = DECISION_STAGES.map((stage) => stages.labels(stage));
+  const threadQueued = writerThread.labels('queued');
+  const threadTransaction = writerThread.labels('transaction');
 
   const metrics: ServiceMetrics = {
     request(method, route, status, seconds) {
@@ -256,6 +286,11 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
       batchSize.observe(size);
       batchWait.observe(waitSeconds);
       commitTime.observe(commitSeconds);
+    },
+    writerThread(queuedSeconds, transactionSeconds, batches) {
+      threadQueued.observe(queuedSeconds);
+      threadTransaction.observe(transactionSeconds);
+      groupBatches.observe(batches);
     },
     checkpoint(seconds) {
       checkpoints.observe(seconds);

@@ -63,6 +63,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     const batches: Array<{ size: number; wait: number; commit: number }> = [];
     const metrics = {
       commitBatch: (size: number, wait: number, commit: number) => batches.push({ size, wait, commit }),
+      writerThread: () => undefined,
       checkpoint: () => undefined,
     };
     const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);
@@ -311,6 +312,73 @@ describe('decision writer thread', () => {
       expect(await written).toBe(true);
       const deliveries = await database.db.selectFrom('webhook_deliveries').select('id').execute();
       expect(deliveries).toHaveLength(1);
+    } finally {
+      other.close();
+      await database.close();
+    }
+  });
+
+  /** A writer whose thread is held at its first commit by another connection's write lock. */
+  async function heldWriter(database: Database, other: SqliteDatabase.Database) {
+    const groups: number[] = [];
+    const metrics = {
+      commitBatch: () => undefined,
+      writerThread: (_queued: number, _transaction: number, batches: number) => groups.push(batches),
+      checkpoint: () => undefined,
+    };
+    const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);
+    await writer.ready();
+    other.exec('begin immediate');
+    return { writer, groups };
+  }
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("sends each turn's decisions while a commit is under way, and commits those that wait in one transaction", async () => {
+    const database = await openFileTestDatabase();
+    const other = new SqliteDatabase(database.sqliteFile!);
+    try {
+      const site = await createSite(database, 'pro');
+      const { writer, groups } = await heldWriter(database, other);
+      const first = writer.write(decisionRow(site));
+      // The thread is in the first commit, waiting for the lock: the next turns' batches are sent
+      // at once (not held until the first is answered) and wait in the thread.
+      await new Promise((r) => setTimeout(r, 50));
+      const later: Array<Promise<boolean>> = [];
+      for (let turn = 0; turn < 3; turn++) {
+        later.push(writer.write(decisionRow(site)));
+        await nextTurn();
+      }
+      other.exec('commit');
+      expect(await Promise.all([first, ...later])).toEqual([true, true, true, true]);
+      // The first alone, the three sent meanwhile in the transaction after it.
+      expect(groups).toEqual([1, 3, 3, 3]);
+      expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(4);
+    } finally {
+      other.close();
+      await database.close();
+    }
+  });
+
+  it('fails only the bad batch of a transaction that took several: the others are recorded', async () => {
+    const database = await openFileTestDatabase();
+    const other = new SqliteDatabase(database.sqliteFile!);
+    try {
+      const site = await createSite(database, 'pro');
+      await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+      const { writer } = await heldWriter(database, other);
+      const taken = decisionRow(site);
+      const first = writer.write(taken);
+      await new Promise((r) => setTimeout(r, 50));
+      const later: Array<Promise<boolean>> = [];
+      for (const row of [decisionRow(site), { ...taken }, decisionRow(site)]) {
+        later.push(writer.write(row));
+        await nextTurn();
+      }
+      other.exec('commit');
+      const results = await Promise.allSettled([first, ...later]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(3);
+      expect((await database.db.selectFrom('webhook_deliveries').select('id').execute()).length).toBe(3);
     } finally {
       other.close();
       await database.close();

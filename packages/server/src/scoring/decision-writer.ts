@@ -107,12 +107,15 @@ export class DecisionWriter {
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key, signals }, resolve, reject }),
     );
-    // The first write of a turn schedules the flush that takes every write queued until then: at
-    // once when no commit is under way, else as soon as it is answered (no timer either way).
+    // The first write of a turn schedules the flush that takes every write queued until then (no
+    // timer): to the writer thread at once, which takes the batches that reach it during a
+    // transaction into its next one; elsewhere at once when no commit is under way, else as soon
+    // as it is answered.
     if (this.queue.length === 1) {
       this.queuedSince = performance.now();
       setImmediate(() => {
-        this.flushing = this.flushing.then(() => this.flush());
+        if (this.thread) void this.flush();
+        else this.flushing = this.flushing.then(() => this.flush());
       });
     }
     return done;
@@ -130,6 +133,8 @@ export class DecisionWriter {
     try {
       const result = await this.commitBatch(batch.map((p) => p.write));
       this.metrics.commitBatch(batch.length, waited / 1000, (performance.now() - sent) / 1000);
+      const { thread } = result;
+      if (thread) this.metrics.writerThread(thread.queuedMs / 1000, thread.ms / 1000, thread.batches);
       queued = result.queued;
       deliveries.push(...result.deliveries);
       for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);

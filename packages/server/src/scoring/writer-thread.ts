@@ -68,7 +68,12 @@ export class WriterThread {
     return new Promise((resolve, reject) => {
       this.holdOpen();
       this.pending.set(id, { writes, resolve, reject });
-      this.worker.postMessage({ type: 'commit', id, writes });
+      this.worker.postMessage({
+        type: 'commit',
+        id,
+        sentAt: performance.timeOrigin + performance.now(),
+        writes,
+      });
     });
   }
 
