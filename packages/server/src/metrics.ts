@@ -39,12 +39,19 @@ export interface WriterMetrics {
    * transaction that took it), that transaction's time and how many batches it took together.
    */
   writerThread(queuedSeconds: number, transactionSeconds: number, batches: number): void;
+  /** One statement other writers ran in the writer thread (sweeps, the webhook dispatcher's). */
+  writerStatement(seconds: number): void;
   /** One round of the WAL checkpointer thread (storage/wal-checkpointer.ts). */
   checkpoint(seconds: number): void;
 }
 
 /** Where a process without metrics (tests, CLI commands) sends the writer's. */
-export const UNOBSERVED_WRITER: WriterMetrics = { commitBatch() {}, writerThread() {}, checkpoint() {} };
+export const UNOBSERVED_WRITER: WriterMetrics = {
+  commitBatch() {},
+  writerThread() {},
+  writerStatement() {},
+  checkpoint() {},
+};
 
 /** The route label of a request that matched no route (404s of unknown paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -212,7 +219,7 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
     () =>
       new Histogram({
         name: 'warden_writer_thread_seconds',
-        help: 'A group commit batch in the decision writer thread: waiting there (queued), the transaction that took it (transaction)',
+        help: 'The decision writer thread: a group commit batch waiting there (queued), the transaction that took it (transaction); a statement of other writers, sweeps and the webhook dispatcher (statement)',
         labelNames: ['part'] as const,
         buckets: STAGE_BUCKETS,
         registers: [registry],
@@ -258,6 +265,7 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
   const stageChildren = DECISION_STAGES.map((stage) => stages.labels(stage));
   const threadQueued = writerThread.labels('queued');
   const threadTransaction = writerThread.labels('transaction');
+  const threadStatement = writerThread.labels('statement');
 
   const metrics: ServiceMetrics = {
     request(method, route, status, seconds) {
@@ -291,6 +299,9 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
       threadQueued.observe(queuedSeconds);
       threadTransaction.observe(transactionSeconds);
       groupBatches.observe(batches);
+    },
+    writerStatement(seconds) {
+      threadStatement.observe(seconds);
     },
     checkpoint(seconds) {
       checkpoints.observe(seconds);

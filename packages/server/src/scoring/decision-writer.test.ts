@@ -64,6 +64,7 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
     const metrics = {
       commitBatch: (size: number, wait: number, commit: number) => batches.push({ size, wait, commit }),
       writerThread: () => undefined,
+      writerStatement: () => undefined,
       checkpoint: () => undefined,
     };
     const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);
@@ -86,6 +87,25 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
       expect(b.commit).toBeGreaterThan(0);
     }
     expect(await count('decisions')).toBe(8);
+  });
+
+  it('answers a batch before it hands its webhook deliveries to the dispatcher', async () => {
+    const site = await createSite(database, 'pro');
+    await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
+    const order: string[] = [];
+    class Recording extends OutboxSignal {
+      override committed(deliveries: Parameters<OutboxSignal['committed']>[0]): void {
+        order.push(`handed over ${deliveries.length}`);
+        super.committed(deliveries);
+      }
+    }
+    const writer = new DecisionWriter(database, new Recording());
+    const answered = Array.from({ length: 3 }, () =>
+      writer.write(decisionRow(site)).then(() => order.push('answered')),
+    );
+    await Promise.all(answered);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['answered', 'answered', 'answered', 'handed over 3']);
   });
 
   it('fails only the bad decision of a batch: the others are recorded, it leaves nothing behind', async () => {
@@ -324,6 +344,7 @@ describe('decision writer thread', () => {
     const metrics = {
       commitBatch: () => undefined,
       writerThread: (_queued: number, _transaction: number, batches: number) => groups.push(batches),
+      writerStatement: () => undefined,
       checkpoint: () => undefined,
     };
     const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);

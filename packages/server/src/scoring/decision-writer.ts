@@ -90,7 +90,13 @@ export class DecisionWriter {
       this.thread = sqlite.thread;
     } else this.commitBatch = kyselyCommitter(database.db, outbox);
     const thread = this.thread;
-    this.writes = thread ? kyselyOnRunner((sql, parameters) => thread.run(sql, parameters)) : database.db;
+    this.writes = thread
+      ? kyselyOnRunner(async (sql, parameters) => {
+          const result = await thread.run(sql, parameters);
+          if (result.ms !== undefined) metrics.writerStatement(result.ms / 1000);
+          return result;
+        })
+      : database.db;
   }
 
   /** Settles once commits can be sent: the writer thread has opened the file (or failed over). */
@@ -154,8 +160,13 @@ export class DecisionWriter {
       }
     }
     // Committed deliveries go to this process's dispatcher (or wake it); any not known exactly too.
-    if (deliveries.length > 0) this.outbox.committed(deliveries);
-    if (queued > deliveries.length) this.outbox.queued();
+    // In the next turn: the batch's answers are sent first, the webhook requests (signing, sockets)
+    // after them, never in their way.
+    if (deliveries.length > 0 || queued > deliveries.length)
+      setImmediate(() => {
+        if (deliveries.length > 0) this.outbox.committed(deliveries);
+        if (queued > deliveries.length) this.outbox.queued();
+      });
   }
 }
 

@@ -91,7 +91,9 @@ function handle(message) {
     return;
   }
   try {
-    parentPort.postMessage({ type: 'run', id: message.id, ...run(message.sql, message.parameters) });
+    const started = performance.now();
+    const answer = run(message.sql, message.parameters);
+    parentPort.postMessage({ type: 'run', id: message.id, ...answer, ms: performance.now() - started });
   } catch (err) {
     parentPort.postMessage({
       type: 'run',
