@@ -338,8 +338,11 @@ describe('decision writer thread', () => {
     }
   });
 
-  /** A writer whose thread is held at its first commit by another connection's write lock. */
-  async function heldWriter(database: Database, other: SqliteDatabase.Database) {
+  /**
+   * A writer whose thread is held, before any commit, by a statement waiting for another
+   * connection's write lock: the batches sent meanwhile wait in the thread, behind it.
+   */
+  async function heldWriter(database: Database, other: SqliteDatabase.Database, siteId: string) {
     const groups: number[] = [];
     const metrics = {
       commitBatch: () => undefined,
@@ -350,30 +353,32 @@ describe('decision writer thread', () => {
     const writer = new DecisionWriter(database, new OutboxSignal(), undefined, metrics);
     await writer.ready();
     other.exec('begin immediate');
-    return { writer, groups };
+    const held = writer.writes.updateTable('sites').set({ name: 'held' }).where('id', '=', siteId).execute();
+    const release = async () => {
+      other.exec('commit');
+      await held;
+    };
+    return { writer, groups, release };
   }
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-  it("sends each turn's decisions while a commit is under way, and commits those that wait in one transaction", async () => {
+  it("sends each turn's decisions at once, and commits those that wait in the thread in one transaction", async () => {
     const database = await openFileTestDatabase();
     const other = new SqliteDatabase(database.sqliteFile!);
     try {
       const site = await createSite(database, 'pro');
-      const { writer, groups } = await heldWriter(database, other);
-      const first = writer.write(decisionRow(site));
-      // The thread is in the first commit, waiting for the lock: the next turns' batches are sent
-      // at once (not held until the first is answered) and wait in the thread.
-      await new Promise((r) => setTimeout(r, 50));
-      const later: Array<Promise<boolean>> = [];
+      const { writer, groups, release } = await heldWriter(database, other, site.siteId);
+      // One batch per turn, each sent at once (not held until the one before it is answered).
+      const written: Array<Promise<boolean>> = [];
       for (let turn = 0; turn < 3; turn++) {
-        later.push(writer.write(decisionRow(site)));
+        written.push(writer.write(decisionRow(site)));
         await nextTurn();
       }
-      other.exec('commit');
-      expect(await Promise.all([first, ...later])).toEqual([true, true, true, true]);
-      // The first alone, the three sent meanwhile in the transaction after it.
-      expect(groups).toEqual([1, 3, 3, 3]);
-      expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(4);
+      await release();
+      expect(await Promise.all(written)).toEqual([true, true, true]);
+      // The three batches that waited, in one transaction.
+      expect(groups).toEqual([3, 3, 3]);
+      expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(3);
     } finally {
       other.close();
       await database.close();
@@ -386,18 +391,17 @@ describe('decision writer thread', () => {
     try {
       const site = await createSite(database, 'pro');
       await configureWebhook(database, site.siteId, 'https://hooks.example.com/w');
-      const { writer } = await heldWriter(database, other);
+      const { writer, groups, release } = await heldWriter(database, other, site.siteId);
       const taken = decisionRow(site);
-      const first = writer.write(taken);
-      await new Promise((r) => setTimeout(r, 50));
-      const later: Array<Promise<boolean>> = [];
-      for (const row of [decisionRow(site), { ...taken }, decisionRow(site)]) {
-        later.push(writer.write(row));
+      const written: Array<Promise<boolean>> = [];
+      for (const row of [taken, decisionRow(site), { ...taken }, decisionRow(site)]) {
+        written.push(writer.write(row));
         await nextTurn();
       }
-      other.exec('commit');
-      const results = await Promise.allSettled([first, ...later]);
+      await release();
+      const results = await Promise.allSettled(written);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(groups).toEqual([4, 4, 4]);
       expect((await database.db.selectFrom('decisions').select('id').execute()).length).toBe(3);
       expect((await database.db.selectFrom('webhook_deliveries').select('id').execute()).length).toBe(3);
     } finally {
