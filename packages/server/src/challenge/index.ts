@@ -6,8 +6,10 @@ import { deleteExpiredRows } from '../storage/expired-rows.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 import { effectiveDifficulty, siteFloor } from './difficulty.ts';
+import type { ChallengeDescriptor, ChallengeFailure, ChallengeVerification } from './types.ts';
 
 export { parseDifficulty } from './difficulty.ts';
+export type { ChallengeDescriptor, ChallengeFailure, ChallengeVerification } from './types.ts';
 
 /**
  * Proof-of-work in the ALTCHA v1 form (SPEC §5). The challenge is stateless: `challenge_id`
@@ -20,25 +22,6 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Wrong answers a challenge tolerates before it is burned (stops enumerating n through verify). */
 export const MAX_WRONG_ANSWERS = 10;
 const RATE_WINDOW_MS = 10 * 60 * 1000;
-
-export interface ChallengeDescriptor {
-  challenge_id: string;
-  algorithm: 'SHA-256';
-  salt: string;
-  challenge: string;
-  maxnumber: number;
-  difficulty: number;
-  expires_at: string;
-}
-
-export type ChallengeFailure = 'expired' | 'invalid_proof' | 'already_used' | 'unknown_challenge';
-
-export interface ChallengeVerification {
-  valid: boolean;
-  reason?: ChallengeFailure;
-  challenge_id: string;
-  verified_at?: string;
-}
 
 export interface ParsedId {
   salt: string;

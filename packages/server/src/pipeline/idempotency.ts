@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { deleteKeysBefore, recordedKeyState } from '../decisions/key-queries.ts';
+import { deleteKeysBefore, IDEMPOTENCY_RETENTION_MS, recordedKeyState } from '../decisions/key-queries.ts';
 import { type PackedColumns, unpackDecision } from '../decisions/packed-row.ts';
 import { ApiError } from '../errors.ts';
 import type { DB } from '../storage/db.ts';
@@ -24,7 +24,6 @@ import { canonicalBodyHash } from './canonical-json.mjs';
  */
 export type IdempotencyRoute = 'collect' | 'verify';
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * The in-flight lock is a lease: taken for IN_FLIGHT_LEASE_MS and renewed every third of it while
  * the request runs, so a request may take as long as it needs, and the key of a process that died
@@ -162,11 +161,6 @@ export async function beginIdempotent(
 /** The hot-state lock of an idempotency key while a request with it is in flight. */
 export function idempotencyLockKey(scope: IdempotencyScope): string {
   return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
-}
-
-/** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
-export function keyFreeBefore(now: number): number {
-  return now - IDEMPOTENCY_RETENTION_MS;
 }
 
 /** Forget keys past the 24 h retention. */

@@ -13,6 +13,7 @@ import type {
   ScoringInput,
   ScoringRequest,
 } from '../scoring/engine-types.ts';
+import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import {
   beginIdempotent,
@@ -22,7 +23,6 @@ import {
   type OwnedKey,
   recordedKey,
 } from './idempotency.ts';
-import { admit, type ScoringRateLimit } from './rate-limit.ts';
 
 /**
  * One scoring event from validated request to durable decision: idempotency claim → engine →

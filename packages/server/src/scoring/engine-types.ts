@@ -11,8 +11,8 @@ import type {
   Signal,
 } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
-import type { ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
+import type { ScoringRateLimit } from '../state/rate-limit.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { StoredRuleInput } from './rule-input.ts';

@@ -1,7 +1,7 @@
 import type { StableFingerprint } from '../fingerprint/device-id.ts';
-import { admit, type ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import { eventVariables, isRuleSignal } from '../rules/apply.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
+import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import { type BrowserSession, browserSessionWrite, isCarriedRule } from './browser-session.ts';
 import type { ObservedEvent } from './decide-event.ts';
