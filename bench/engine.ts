@@ -5,11 +5,11 @@
  * custom CEL rules on the site (bench/bench-rules.ts), and prints p50/p99 of engine.score.
  */
 
-import { createEngine } from '../packages/server/src/scoring/engine.ts';
 import {
   FINGERPRINT,
   insertSite,
   makeInput,
+  testEngine,
   testSite,
 } from '../packages/server/src/scoring/test-fixtures.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
@@ -18,7 +18,7 @@ import { createBenchRules } from './bench-rules.ts';
 const n = Number(process.argv[2] ?? 10_000);
 const ruleCount = Number(process.argv[3] ?? 50);
 const ctx = await createTestContext();
-const engine = createEngine(ctx);
+const engine = testEngine(ctx);
 const site = testSite('site_bench');
 await insertSite(ctx, site);
 await createBenchRules(ctx, site.id, ruleCount);

@@ -1,6 +1,6 @@
-import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { verifyAltchaPayload } from './altcha.ts';
+import type { ChallengeDeps } from './index.ts';
 import { verifyChallenge } from './index.ts';
 import type { ChallengeVerification, PowProofInput } from './types.ts';
 
@@ -8,7 +8,7 @@ export type { PowProofInput } from './types.ts';
 
 /** Check (and consume) a proof of work in either form. */
 export function verifyPowProof(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   proof: PowProofInput,
 ): Promise<ChallengeVerification> {

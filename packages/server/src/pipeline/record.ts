@@ -240,7 +240,6 @@ async function scoreAndWrite(
 ): Promise<ScoreEventResult | null> {
   const { request, ip, userAgent } = engineRequest(input);
   const scoringInput: ScoringInput = {
-    ctx,
     site: input.site.site,
     workspace: input.site.workspace,
     surface: input.surface,

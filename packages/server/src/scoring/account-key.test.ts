@@ -4,9 +4,8 @@ import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext } from '../testing/context.ts';
 import { countedAccount } from './account-key.ts';
 import { counterEventOfRequest, counterOps } from './counter-ops.ts';
-import { createEngine } from './engine.ts';
 import { IdentityGraph } from './identity-graph.ts';
-import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, makeInput, rules, testEngine, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
 beforeEach(async () => {
@@ -84,7 +83,7 @@ describe('placeholder accounts', () => {
   it("the demo shop's page view (account anonymous), sign-up, then checkout as another account: no fan-out or token reuse", async () => {
     const site = testSite();
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const score = (event_type: 'page_view' | 'signup' | 'checkout' | 'login', account_id: string) =>
       engine.score(makeInput(ctx, { token, context: { event_type, account_id } }, { site }));
     expect(rules(await score('page_view', 'anonymous'))).toEqual([]);
