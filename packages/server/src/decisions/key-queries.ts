@@ -90,3 +90,8 @@ function takeFreeKey(oc: OnConflictBuilder<DB, 'idempotency_keys'>, freeBefore: 
 export function deleteKeysBefore(db: Kysely<DB>, before: number): Promise<number> {
   return deleteExpiredRows(db, { table: 'idempotency_keys', column: 'created_at' }, before);
 }
+
+/** Forget keys past the 24 h retention. */
+export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
+  return deleteKeysBefore(db, now - IDEMPOTENCY_RETENTION_MS);
+}

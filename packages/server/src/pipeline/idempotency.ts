@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import { deleteKeysBefore, IDEMPOTENCY_RETENTION_MS, recordedKeyState } from '../decisions/key-queries.ts';
+import type { Logger } from 'pino';
+import { IDEMPOTENCY_RETENTION_MS, recordedKeyState } from '../decisions/key-queries.ts';
 import { type PackedColumns, unpackDecision } from '../decisions/packed-row.ts';
 import { ApiError } from '../errors.ts';
-import type { DB } from '../storage/db.ts';
+import type { HotState } from '../state/hot-state.ts';
+import type { Database, DB } from '../storage/db.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
 import { canonicalBodyHash } from './canonical-json.mjs';
@@ -109,8 +110,15 @@ export async function recordedKey(
 }
 
 /** Take the key for a new decision `decisionId`, or answer from what holds it (see above). */
+/** What claiming a key uses: the hot-state lock, the recorded keys, a logger for lease renewals. */
+export interface IdempotencyDeps {
+  readonly hotState: Pick<HotState, 'lock' | 'renew' | 'unlock'>;
+  readonly database: Pick<Database, 'db'>;
+  readonly logger: Pick<Logger, 'warn'>;
+}
+
 export async function beginIdempotent(
-  ctx: AppContext,
+  ctx: IdempotencyDeps,
   scope: IdempotencyScope,
   body: BodyHash,
   decisionId: string,
@@ -161,9 +169,4 @@ export async function beginIdempotent(
 /** The hot-state lock of an idempotency key while a request with it is in flight. */
 export function idempotencyLockKey(scope: IdempotencyScope): string {
   return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
-}
-
-/** Forget keys past the 24 h retention. */
-export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
-  return deleteKeysBefore(db, now - IDEMPOTENCY_RETENTION_MS);
 }
