@@ -9,10 +9,10 @@ import {
   FINGERPRINT,
   insertSite,
   makeInput,
-  testEngine,
   testSite,
 } from '../packages/server/src/scoring/test-fixtures.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
+import { testEngine } from '../packages/server/src/testing/scoring-engine.ts';
 import { createBenchRules } from './bench-rules.ts';
 
 const n = Number(process.argv[2] ?? 10_000);

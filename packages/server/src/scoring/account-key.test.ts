@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { countedAccount } from './account-key.ts';
 import { counterEventOfRequest, counterOps } from './counter-ops.ts';
 import { IdentityGraph } from './identity-graph.ts';
-import { FINGERPRINT, makeInput, rules, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
 beforeEach(async () => {

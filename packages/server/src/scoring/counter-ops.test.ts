@@ -6,11 +6,12 @@ import { localStateDeps } from '../services.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
 import { insertDecisions } from '../testing/decision-rows.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { type CounterEvent, counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
 import { History, type Observation } from './history.ts';
 import { DAY, HOUR, MINUTE } from './history-keys.ts';
 import { rebuildHistory } from './history-rebuild.ts';
-import { FINGERPRINT, insertSite, makeInput, recordDecision, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
 let clock: number;

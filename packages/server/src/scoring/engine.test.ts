@@ -4,8 +4,9 @@ import { type ChallengeDescriptor, issueChallenge } from '../challenge/index.ts'
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { SignalFamily } from './signals/types.ts';
-import { FINGERPRINT, makeInput, rules, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
 let clock: number;

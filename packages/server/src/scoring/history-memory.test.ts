@@ -3,9 +3,10 @@ import type { AppContext } from '../context.ts';
 import { localStateDeps } from '../services.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { History, type HistoryCounts, type Observation } from './history.ts';
 import { rebuildHistory } from './history-rebuild.ts';
-import { FINGERPRINT, insertSite, makeInput, recordDecision, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 const BUDGET = 8 * 1024 * 1024;
 let ctx: AppContext;

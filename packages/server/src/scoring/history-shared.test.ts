@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext, type HotStateKind, openTestHotState, testHotStates } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { HistoryCounts } from './history.ts';
 import { HOUR } from './history-keys.ts';
-import { FINGERPRINT, insertSite, makeInput, recordDecision, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 /**
  * History counters in a hot state that several processes share (Redis in scale mode; one

@@ -3,8 +3,9 @@ import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { HistoryCounts } from './history.ts';
-import { FINGERPRINT, insertSite, makeInput, recordDecision, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 let ctx: AppContext;
 const site = testSite('site_hist');

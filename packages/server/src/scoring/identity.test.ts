@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { clusterIdOf, IdentityClusters, identityBudgetBytes } from './identity.ts';
 import { identityEvent as ev, insertIdentityRows } from './identity-fixtures.ts';
-import { FINGERPRINT, insertSite, makeInput, recordDecision, testEngine, testSite } from './test-fixtures.ts';
+import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
 describe.each(testDialects())('identity clusters of a process (%s)', (dialect) => {
   let ctx: AppContext;

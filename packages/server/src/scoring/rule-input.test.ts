@@ -6,7 +6,8 @@ import { createRule } from '../rules/repo.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
-import { FINGERPRINT, makeInput, recordDecision, testEngine } from './test-fixtures.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
+import { FINGERPRINT, makeInput, recordDecision } from './test-fixtures.ts';
 
 let ctx: AppContext;
 let clock: number;

@@ -5,12 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
 import { decisionData, decisionRow } from '../pipeline/record.ts';
-import { engineDeps } from '../services.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { mulberry32 } from '../testing/rng.ts';
 import { behaviorMetrics } from './behavior-metrics.ts';
-import { createEngine, type EngineOptions } from './engine.ts';
-import type { EngineResult, ScoringEngine, ScoringInput, ScoringRequest } from './engine-types.ts';
+import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
 import type { Features } from './features.ts';
 import type { HistoryCounts } from './history.ts';
 
@@ -86,14 +84,6 @@ export function makeInput(
     decisionId: options.decisionId ?? randomUUID(),
     now: options.now ?? ctx.now(),
   };
-}
-
-/**
- * The engine as the composition root builds it (services.ts `engineDeps`) over a test's context:
- * a new one each call, with a new shared state (as a restarted process would have).
- */
-export function testEngine(ctx: AppContext, options: EngineOptions = {}): ScoringEngine {
-  return createEngine(engineDeps(ctx), options);
 }
 
 /** Record a decision exactly the way the routes do (for restart/rebuild tests). */

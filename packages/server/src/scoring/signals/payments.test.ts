@@ -4,17 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { MemoryHotState } from '../../state/memory.ts';
 import { createTestContext } from '../../testing/context.ts';
+import { testEngine } from '../../testing/scoring-engine.ts';
 import type { EngineResult, ScoringEngine } from '../engine-types.ts';
 import type { HistoryCounts } from '../history.ts';
-import {
-  baseFeatures,
-  FINGERPRINT,
-  HUMAN_UA,
-  makeInput,
-  rules,
-  testEngine,
-  testSite,
-} from '../test-fixtures.ts';
+import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
 import { payments } from './payments.ts';
 
 const IPHONE_UA =

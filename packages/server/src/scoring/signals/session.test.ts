@@ -2,15 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createTestContext } from '../../testing/context.ts';
-import {
-  baseFeatures,
-  FINGERPRINT,
-  HUMAN_UA,
-  makeInput,
-  rules,
-  testEngine,
-  testSite,
-} from '../test-fixtures.ts';
+import { testEngine } from '../../testing/scoring-engine.ts';
+import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
 import { carryBrowserSession, carryRecentRisk, session } from './session.ts';
 
 describe('token reuse', () => {
