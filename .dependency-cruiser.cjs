@@ -74,7 +74,7 @@ module.exports = {
         'storage/ (database, migrations, table types) sits at the bottom: it imports no layer above it.',
       from: { path: `${SERVER}storage/`, pathNot: TESTS },
       to: {
-        path: `${SERVER}(http|pipeline|scoring|decisions|rules|challenge|webhooks|sso|workspace|audit|entities|overview|cluster)/`,
+        path: `${SERVER}(http|pipeline|scoring|decisions|rules|challenge|webhooks|sso|workspace|audit|entities|overview|cluster|housekeeping)/`,
       },
     },
     {
