@@ -1,8 +1,8 @@
+import { can, type Feature, type Operation, planAllows, type Role } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { SitesTable, WorkspacesTable } from '../storage/schema.ts';
-import { can, type Feature, type Operation, planAllows, type Role } from '../workspace/permissions.ts';
 import { type Principal, verifyAccessToken } from '../workspace/tokens.ts';
 
 declare module 'fastify' {

@@ -1,6 +1,15 @@
 import { Readable } from 'node:stream';
 import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
+import {
+  DecisionDetail,
+  DecisionExportQuery,
+  DecisionIdParams,
+  DecisionListQuery,
+  DecisionPage,
+  LabelBody,
+} from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { DecisionFilters } from '../../decisions/search.ts';
@@ -8,23 +17,12 @@ import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
-import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
 import { badQuery } from './decision-time.ts';
-import {
-  DecisionDetail,
-  DecisionExportQuery,
-  DecisionIdParams,
-  DecisionListQuery,
-  DecisionPage,
-  decisionDetail,
-  decisionSummary,
-  LabelBody,
-  SUMMARY_COLUMNS,
-} from './decisions-schemas.ts';
+import { decisionDetail, decisionSummary, SUMMARY_COLUMNS } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
+import { ENTITY_KINDS, EntitySummary } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
-import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
+import { entitySummary } from '../../entities/summary.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';

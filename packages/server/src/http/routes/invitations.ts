@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import {
+  EmailSchema,
+  IdSchema,
+  IsoTime,
+  NameSchema,
+  PasswordSchema,
+  RoleSchema,
+} from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -19,16 +27,7 @@ import { assertValid, authenticate, principalOf, requireWorkspace } from '../aut
 import { ok } from '../envelope.ts';
 import { throttleLogin } from '../login-throttle.ts';
 import type { App } from '../types.ts';
-import {
-  bearer,
-  EmailSchema,
-  Envelope,
-  IdSchema,
-  IsoTime,
-  NameSchema,
-  PasswordSchema,
-  RoleSchema,
-} from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 const InvitationParams = Type.Object({ id: IdSchema, invitationId: IdSchema });

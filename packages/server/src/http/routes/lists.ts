@@ -1,11 +1,11 @@
+import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { createList, deleteList, listView, updateListEntries } from '../../rules/repo.ts';
-import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '../../rules/schemas.ts';
 import type { ListsTable } from '../../storage/rules-schema.ts';
-import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';

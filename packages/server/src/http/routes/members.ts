@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { IdSchema, MemberSchema, RoleSchema } from '@warden/protocol/management';
+import type { Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { Database, DB } from '../../storage/db.ts';
-import type { Role } from '../../workspace/permissions.ts';
 import {
   countOwners,
   findMembership,
@@ -16,7 +17,7 @@ import {
 import { assertValid, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, IdSchema, MemberSchema, RoleSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 

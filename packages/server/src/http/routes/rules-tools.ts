@@ -1,3 +1,4 @@
+import { RuleHitsQuery, RuleTestBody, SiteQuery } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { RuledDecision } from '../../rules/apply.ts';
@@ -5,7 +6,6 @@ import { type ReplayedRow, runBacktest } from '../../rules/backtest.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { ruleHits } from '../../rules/hits.ts';
 import { ruleProblems } from '../../rules/repo.ts';
-import { RuleHitsQuery, RuleTestBody, SiteQuery } from '../../rules/schemas.ts';
 import { signalCatalogue } from '../../scoring/signal-catalogue.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';

@@ -1,3 +1,13 @@
+import {
+  BacktestBody,
+  IdParams,
+  RuleCreateBody,
+  RulePatchBody,
+  RuleSchema,
+  RuleStatsQuery,
+  SiteQuery,
+} from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -7,17 +17,7 @@ import { runBacktest } from '../../rules/backtest.ts';
 import { backtestReporter } from '../../rules/backtest-report.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { createRule, deleteRule, ruleView, updateRule } from '../../rules/repo.ts';
-import {
-  BacktestBody,
-  IdParams,
-  RuleCreateBody,
-  RulePatchBody,
-  RuleSchema,
-  RuleStatsQuery,
-  SiteQuery,
-} from '../../rules/schemas.ts';
 import { ruleStats } from '../../rules/stats.ts';
-import type { Operation } from '../../workspace/permissions.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';

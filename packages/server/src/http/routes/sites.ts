@@ -1,4 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import {
+  IdSchema,
+  NameSchema,
+  OriginsSchema,
+  SiteSchema,
+  SiteSettingsPatchSchema,
+} from '@warden/protocol/management';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { normaliseOrigins } from '../../workspace/origins.ts';
@@ -14,15 +21,7 @@ import { listWorkspacesOf } from '../../workspace/workspaces.ts';
 import { assertValid, authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import {
-  bearer,
-  Envelope,
-  IdSchema,
-  NameSchema,
-  OriginsSchema,
-  SiteSchema,
-  SiteSettingsPatchSchema,
-} from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const SiteParams = Type.Object({ id: IdSchema });
 

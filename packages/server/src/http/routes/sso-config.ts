@@ -1,3 +1,4 @@
+import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -11,7 +12,6 @@ import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
 import { assertValid, authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from './sso-schemas.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
 
 /**

@@ -1,4 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AcsBody, SamlParams } from '@warden/protocol/management';
+import { planAllows } from '@warden/protocol/permissions';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { findSsoConfig } from '../../sso/config-store.ts';
@@ -8,14 +10,12 @@ import { samlClient, spMetadataXml } from '../../sso/saml-client.ts';
 import { SamlRefusal } from '../../sso/saml-response.ts';
 import { type SsoSignIn, signInWithSamlResponse } from '../../sso/sign-in.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
-import { planAllows } from '../../workspace/permissions.ts';
 import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findWorkspace } from '../../workspace/workspaces.ts';
 import { assertValid } from '../auth.ts';
 import { installFormParsing } from '../body.ts';
 import { type ValidationIssue, validationError } from '../errors.ts';
 import type { App } from '../types.ts';
-import { AcsBody, SamlParams } from './sso-schemas.ts';
 
 /** A SAMLResponse with a few certificates and attributes is some KiB; leave ample room. */
 const ACS_BODY_LIMIT = 256 * 1024;

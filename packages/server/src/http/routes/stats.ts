@@ -1,12 +1,18 @@
-import { Type } from '@sinclair/typebox';
 import { ACTIONS, CLASSIFICATIONS, Envelope, EVENT_TYPES } from '@warden/protocol';
+import {
+  Stats,
+  StatsQuery,
+  TOP_DIMENSIONS,
+  type TopEntry,
+  TopQuery,
+  TopValues,
+} from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
-import { TOP_DIMENSIONS, type TopEntry, topDecisionValues } from '../../overview/top-values.ts';
+import { topDecisionValues } from '../../overview/top-values.ts';
 import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { badQuery, parseTime } from './decision-time.ts';
-import { Stats, StatsQuery } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**
@@ -88,27 +94,6 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
     hourly: [...hours.entries()].sort((a, b) => a[0] - b[0]).map(([, bucket]) => bucket),
   };
 }
-
-const TopQuery = Type.Object(
-  {
-    ...StatsQuery.properties,
-    limit: Type.Optional(Type.String({ pattern: '^([1-9]|1[0-9]|20)$', description: '1–20, default 10' })),
-  },
-  { additionalProperties: false },
-);
-const TopEntrySchema = Type.Object({
-  key: Type.String({ description: 'the value, as the decisions list filters by it' }),
-  label: Type.Union([Type.String(), Type.Null()], { description: "an ASN's organisation" }),
-  count: Type.Integer(),
-  previous: Type.Integer({ description: 'count in the previous period of the same length' }),
-});
-const TopValues = Type.Object({
-  siteId: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  previousFrom: Type.String(),
-  ...Object.fromEntries(TOP_DIMENSIONS.map((d) => [d, Type.Array(TopEntrySchema)])),
-});
 
 /** The window of a stats query: `[from, to)`, default the last 24 hours, at most 90 days (400 otherwise). */
 function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: string | undefined }) {

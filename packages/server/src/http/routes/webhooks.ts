@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WebhookConfiguration, WebhookConfigurationUpdate } from '@warden/protocol';
+import { IdSchema } from '@warden/protocol/management';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -20,7 +21,7 @@ import {
 } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, IdSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const SiteQuery = Type.Object({ siteId: IdSchema });
 const DeliveryParams = Type.Object({ id: IdSchema });

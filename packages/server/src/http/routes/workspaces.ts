@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NameSchema, WorkspaceSchema } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import {
   addMembership,
@@ -9,7 +10,7 @@ import {
 import { assertValid, authenticate, principalOf, requireUnscoped } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, NameSchema, WorkspaceSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
