@@ -112,11 +112,3 @@ export function requirePlan(access: WorkspaceAccess, feature: Feature): void {
     throw new ApiError('plan_required', `This feature needs the ${needs} plan.`);
   }
 }
-
-/** For routes declared with `attachValidation: true`: raise the schema error after the access checks. */
-export function assertValid(request: FastifyRequest): void {
-  const error = request.validationError as
-    | (Error & { validation?: unknown[]; validationContext?: string })
-    | undefined;
-  if (error) throw error;
-}

@@ -17,7 +17,8 @@ import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
@@ -109,13 +110,25 @@ async function listDecisions(
 export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
   const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx) };
+  // SPEC §10: the site or decision (404) and the role (403) before the schema (400).
+  const siteReader = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
+  const decisionAccess = (operation: Operation) =>
+    accessCheck((request) =>
+      accessibleDecision(ctx, request, looseString(request.params, 'id') ?? '', operation),
+    );
+  const readDecision = decisionAccess('read');
+  const labelDecision = decisionAccess('decisions.label');
   const security = [{ bearer: [] }];
 
   app.get(
     '/api/decisions',
     {
       ...auth,
+      preValidation: siteReader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'List recorded decisions of a site, newest first (cursor pagination, filters)',
@@ -125,9 +138,6 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       return ok(await listDecisions(ctx, identity, request.query));
     },
   );
@@ -136,6 +146,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/export',
     {
       ...auth,
+      preValidation: siteReader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Export the filtered decisions of a site as CSV or JSON lines (streamed)',
@@ -149,9 +160,6 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const { format, ...given } = request.query;
       ctx.services.decisions.checkFilters(given); // 400 before the stream starts
       const filters = await withClusterMembers(ctx, identity, given);
@@ -174,6 +182,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/:id',
     {
       ...auth,
+      preValidation: readDecision.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'One decision with its signals, evidence and features',
@@ -183,8 +192,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await accessibleDecision(ctx, request, request.params.id, 'read');
-      assertValid(request);
+      const row = readDecision.of(request);
       return ok(decisionDetail(row, ctx.config.retention));
     },
   );
@@ -193,6 +201,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/:id/label',
     {
       ...auth,
+      preValidation: labelDecision.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Label a decision as fraud or legit (owner, analyst)',
@@ -203,8 +212,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await accessibleDecision(ctx, request, request.params.id, 'decisions.label');
-      assertValid(request);
+      const row = labelDecision.of(request);
       const labeledAt = ctx.now();
       await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
       return ok(

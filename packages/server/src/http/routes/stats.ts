@@ -9,7 +9,8 @@ import {
 } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { topDecisionValues } from '../../overview/top-values.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { badQuery, parseTime } from './decision-time.ts';
@@ -107,11 +108,16 @@ function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: s
 
 export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  // SPEC §10: the site (404) and the role (403) before the schema (400).
+  const reader = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
   app.get(
     '/api/stats',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Decision counts of a site by classification, action, event type and hour',
@@ -121,9 +127,6 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const { from, to } = statsWindow(ctx, request.query);
       return ok(await siteStats(ctx, request.query.siteId, from, to));
     },
@@ -133,7 +136,7 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/stats/top',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags: ['decisions'],
         summary:
@@ -144,9 +147,6 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const range = statsWindow(ctx, request.query);
       const limit = request.query.limit === undefined ? 10 : Number(request.query.limit);
       const top: Record<string, TopEntry[]> = {};
