@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { SealedColumn } from '../decisions/packed-seal.mjs';
 
 /** The SQL of each statement of the commit, compiled by Kysely (decision-writer.ts). */
 export interface CommitStatements {
@@ -25,8 +26,18 @@ export interface CommitResult {
   queued: number;
 }
 
+/**
+ * How the commit seals a pending packed decision before its insert (decisions/packed-seal.mjs):
+ * the insert parameter index of each sealed column, and the preset dictionary.
+ */
+export interface DecisionSealing {
+  slots: Record<SealedColumn, number>;
+  dictionary: string;
+}
+
 /** Records writes in one IMMEDIATE transaction (see decision-commit.mjs). */
 export declare function decisionCommit(
   sqlite: SqliteDatabase.Database,
   sql: CommitStatements,
+  sealing: DecisionSealing,
 ): (writes: BoundWrite[]) => CommitResult;

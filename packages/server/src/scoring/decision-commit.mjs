@@ -1,7 +1,10 @@
 // The SQLite transaction that records a group of decisions (decision-writer.ts explains the group
 // commit). Plain JavaScript so that the writer thread (decision-writer.worker.mjs) can run it
 // without a TypeScript loader; the in-memory database runs the very same function on the main
-// thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound.
+// thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound; a
+// decision whose packed body is pending is sealed here (deflated: decisions/packed-seal.mjs), so
+// the thread that commits pays for it, not the request's.
+import { sealDecisionParams } from '../decisions/packed-seal.mjs';
 
 function webhookTurnedOn() {
   return Object.assign(new Error('a webhook was turned on after the batch was bound'), {
@@ -13,13 +16,15 @@ function webhookTurnedOn() {
  * A function that records `writes` in one transaction and answers, per write, whether it was
  * recorded (false: its idempotency key was taken already, nothing written), and how many webhook
  * deliveries it queued. Throws `WEBHOOK_TURNED_ON`, having written nothing, when a write without
- * an outbox row meets a webhook that is on.
+ * an outbox row meets a webhook that is on. `sealing`: where the insert's sealed columns are
+ * (decisions/decision-insert.ts) and the dictionary to seal with.
  */
-export function decisionCommit(sqlite, sql) {
+export function decisionCommit(sqlite, sql, sealing) {
   const takeKey = sqlite.prepare(sql.takeKey);
   const insertDecision = sqlite.prepare(sql.insertDecision);
   const webhookActive = sqlite.prepare(sql.webhookActive);
   const insertDelivery = sqlite.prepare(sql.insertDelivery);
+  const dictionary = Buffer.from(sealing.dictionary);
   const commit = sqlite.transaction((writes) => {
     const active = new Map();
     const recorded = [];
@@ -29,7 +34,7 @@ export function decisionCommit(sqlite, sql) {
         recorded.push(false);
         continue;
       }
-      insertDecision.run(write.decision);
+      insertDecision.run(sealDecisionParams(write.decision, sealing.slots, dictionary));
       recorded.push(true);
       let on = active.get(write.siteId);
       if (on === undefined) {

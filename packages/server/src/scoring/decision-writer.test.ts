@@ -325,6 +325,10 @@ describe('decision writer thread', () => {
       path.join(blocker, 'warden.db'),
       { takeKey: '', insertDecision: '', webhookActive: '', insertDelivery: '' },
       {
+        slots: { packed: 0, packed_evidence: 1, signals: 2, user_agent: 3, workspace_id: 4 },
+        dictionary: '',
+      },
+      {
         commit: async (writes) => {
           fallenBack.push(...writes);
           return { recorded: writes.map(() => true), queued: 0 };

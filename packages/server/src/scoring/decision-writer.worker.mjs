@@ -16,7 +16,7 @@ try {
 }
 
 const sqlite = openSqlite(workerData.file, SQLITE_CACHE_KB.writer);
-const commit = decisionCommit(sqlite, workerData.sql);
+const commit = decisionCommit(sqlite, workerData.sql, workerData.sealing);
 // The connection is open and the statements prepared: the main thread may count on this thread.
 parentPort.postMessage({ type: 'ready' });
 

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
-import { packDecision } from '../decisions/packed-row.ts';
+import { type DecisionRecord, packDecision } from '../decisions/packed-row.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { linkedBrowserDecision } from './browser-session.ts';
 import { timeOrderedId } from './decision-id.ts';
 import type {
@@ -103,7 +103,7 @@ export function decisionData(id: string, result: EngineResult, decisionMs: numbe
   };
 }
 
-export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionsTable {
+export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionRecord {
   const context = input.request.context;
   const columns = {
     id: input.decisionId,
@@ -151,7 +151,7 @@ async function recordWithOutcome(
   engine: ScoringEngine,
   input: ScoringInput,
   result: EngineResult,
-  row: DecisionsTable,
+  row: DecisionRecord,
   key: IdempotencyKeysTable | undefined,
 ): Promise<boolean> {
   const onPrimary = ctx.worker?.commit;
