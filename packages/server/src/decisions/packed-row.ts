@@ -124,33 +124,43 @@ interface PackedBody {
 }
 
 /**
- * Where format 2's body refers to a column: code → the object holding the value (in the features
- * `f`, the rule input `r`), its key and the column.
+ * Where format 2's body refers to a column: code → the path of the object holding the value in the
+ * body (its features `f`, its rule input `r`), the value's key there and the column.
  */
-const REFERENCES: Record<
-  string,
-  {
-    at: (body: PackedBody) => unknown;
-    key: string;
-    column: keyof ReferredColumns | 'device_id';
-  }
-> = {
-  fd: { at: (b) => b.f, key: 'device_id', column: 'device_id' },
-  fc: { at: (b) => b.f.identity, key: 'cluster_id', column: 'cluster_id' },
-  rd: { at: (b) => b.r, key: 'device_id', column: 'device_id' },
-  ri: { at: (b) => b.r, key: 'ip', column: 'ip_address' },
-  rc: {
-    at: (b) => (b.r as { identity?: unknown } | null)?.identity,
-    key: 'cluster_id',
-    column: 'cluster_id',
-  },
-  ea: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'account_id', column: 'account_id' },
-  ee: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'email', column: 'email' },
-  ei: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'ip', column: 'ip_address' },
-  eu: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'user_agent', column: 'user_agent' },
-  ep: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'payment_hash', column: 'payment_hash' },
-  eo: { at: (b) => (b.r as { event?: unknown } | null)?.event, key: 'promo_code', column: 'promo_code' },
+const REFERENCES: Record<string, { path: readonly string[]; key: string; column: ReferredColumn }> = {
+  fd: { path: ['f'], key: 'device_id', column: 'device_id' },
+  fn: { path: ['f'], key: 'now_ms', column: 'created_at' },
+  fh: { path: ['f', 'history'], key: 'device_first_seen', column: 'created_at' },
+  fc: { path: ['f', 'identity'], key: 'cluster_id', column: 'cluster_id' },
+  rd: { path: ['r'], key: 'device_id', column: 'device_id' },
+  ri: { path: ['r'], key: 'ip', column: 'ip_address' },
+  rc: { path: ['r', 'identity'], key: 'cluster_id', column: 'cluster_id' },
+  ea: { path: ['r', 'event'], key: 'account_id', column: 'account_id' },
+  ee: { path: ['r', 'event'], key: 'email', column: 'email' },
+  ei: { path: ['r', 'event'], key: 'ip', column: 'ip_address' },
+  eu: { path: ['r', 'event'], key: 'user_agent', column: 'user_agent' },
+  ep: { path: ['r', 'event'], key: 'payment_hash', column: 'payment_hash' },
+  eo: { path: ['r', 'event'], key: 'promo_code', column: 'promo_code' },
 };
+type ReferredColumn = (typeof REFERRED_COLUMNS)[number] | 'device_id' | 'created_at';
+
+/** The object at `path` of the body, if there is one. */
+function holderAt(body: PackedBody, path: readonly string[]): Record<string, unknown> | undefined {
+  let at: unknown = body;
+  for (const key of path) at = isRecord(at) ? at[key] : undefined;
+  return isRecord(at) ? at : undefined;
+}
+
+/** The object at `path`, copied along the way (the engine's objects are shared: never changed). */
+function copiedAt(body: PackedBody, path: readonly string[]): Record<string, unknown> {
+  let parent = body as unknown as Record<string, unknown>;
+  for (const key of path) {
+    const copy = { ...(parent[key] as Record<string, unknown>) };
+    parent[key] = copy;
+    parent = copy;
+  }
+  return parent;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -210,36 +220,25 @@ function strippable(signals: string): string[] | undefined {
 }
 
 /**
- * The body with the values a column holds replaced by ELSEWHERE (copies of the objects changed:
- * the engine's objects are shared with the answer and the evidence), and the codes replaced.
+ * Replaces the body's values that a column holds by ELSEWHERE (in copies: the engine's objects are
+ * shared with the answer and the evidence) and answers the codes of those replaced.
  */
-function referred(body: PackedBody, columns: ReferredColumns & { device_id: string }): string[] {
+function referred(body: PackedBody, columns: Record<ReferredColumn, unknown>): string[] {
   const codes: string[] = [];
-  const copied = new Set<unknown>();
+  const copied = new Set<string>();
   for (const [code, ref] of Object.entries(REFERENCES)) {
-    let holder = ref.at(body);
-    if (!isRecord(holder)) continue;
-    const value = holder[ref.key];
-    if (typeof value !== 'string' || value === '' || value !== columns[ref.column]) continue;
-    if (!copied.has(holder)) {
-      holder = copyAt(body, code, holder);
-      copied.add(holder);
+    const value = holderAt(body, ref.path)?.[ref.key];
+    if (value === '' || value === null || value === undefined || value !== columns[ref.column]) continue;
+    const where = ref.path.join('.');
+    let holder = holderAt(body, ref.path) as Record<string, unknown>;
+    if (!copied.has(where)) {
+      holder = copiedAt(body, ref.path);
+      copied.add(where);
     }
-    (holder as Record<string, unknown>)[ref.key] = ELSEWHERE;
+    holder[ref.key] = ELSEWHERE;
     codes.push(code);
   }
   return codes;
-}
-
-/** A copy of `holder` put in its place in the body (the features and rule input are copies already). */
-function copyAt(body: PackedBody, code: string, holder: Record<string, unknown>): Record<string, unknown> {
-  const copy = { ...holder };
-  if (code === 'fc') body.f.identity = copy;
-  else if (code === 'rc') (body.r as Record<string, unknown>).identity = copy;
-  else if (code[0] === 'e') (body.r as Record<string, unknown>).event = copy;
-  else if (code[0] === 'r') body.r = copy;
-  else body.f = copy;
-  return copy;
 }
 
 /**
@@ -273,7 +272,7 @@ export function packDecision(
   if (rebuiltAnswer(columns, columns.signals, identity, challenge) !== answer) body.a = answer;
   const descriptions = strippable(columns.signals);
   if (descriptions) body.d = descriptions;
-  const codes = referred(body, columns);
+  const codes = referred(body, columns as unknown as Record<ReferredColumn, unknown>);
   if (codes.length > 0) body.x = codes;
   const evidence = { ...parts.evidence };
   if ('behavior' in evidence && sameJson(evidence.behavior, parts.features.behavior))
@@ -330,8 +329,9 @@ export function unpackDecision(row: PackedColumns): UnpackedDecision {
   const columns = { ...row, user_agent: userAgent };
   for (const code of body.x ?? []) {
     const ref = REFERENCES[code];
-    const holder = ref?.at(body);
-    if (ref && isRecord(holder)) holder[ref.key] = columns[ref.column];
+    const holder = ref && holderAt(body, ref.path);
+    if (ref && holder)
+      holder[ref.key] = ref.column === 'created_at' ? Number(row.created_at) : columns[ref.column];
   }
   const signals = body.d ? signalsWith(row.signals, body.d) : row.signals;
   const identity = body.i === ELSEWHERE ? features.identity : body.i;

@@ -8,7 +8,7 @@ import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { WalCheckpointer } from '../storage/wal-checkpointer.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import {
