@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { packDecision, unpackDecision } from '../decisions/packed-row.ts';
+import { IDEMPOTENCY_RETENTION_MS } from '../pipeline/idempotency.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type DialectName,
@@ -17,7 +17,7 @@ import {
 import { OutboxSignal } from '../webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
 import { DecisionWriter } from './decision-writer.ts';
-import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { packDecision, unpackDecision } from './packed-row.ts';
 import { WriterThread } from './writer-thread.ts';
 
 const databases: Array<DialectName | 'sqlite file (writer thread)'> = [

@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { SealedColumn } from '../decisions/packed-seal.mjs';
+import type { SealedColumn } from './packed-seal.mjs';
 
 /** The SQL of each statement of the commit, compiled by Kysely (decision-writer.ts). */
 export interface CommitStatements {

@@ -2,9 +2,9 @@
 // commit). Plain JavaScript so that the writer thread (decision-writer.worker.mjs) can run it
 // without a TypeScript loader; the in-memory database runs the very same function on the main
 // thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound; a
-// decision whose packed body is pending is sealed here (deflated: decisions/packed-seal.mjs), so
+// decision whose packed body is pending is sealed here (deflated: packed-seal.mjs), so
 // the thread that commits pays for it, not the request's.
-import { sealDecisionParams } from '../decisions/packed-seal.mjs';
+import { sealDecisionParams } from './packed-seal.mjs';
 
 function webhookTurnedOn() {
   return Object.assign(new Error('a webhook was turned on after the batch was bound'), {
