@@ -24,6 +24,12 @@ export interface BoundWrite {
 export interface CommitResult {
   recorded: boolean[];
   queued: number;
+  /**
+   * The writer thread's view (decision-writer.worker.mjs), when it committed: ms from sending to
+   * the start of the transaction that took the batch, that transaction's ms, and how many batches
+   * it took (those that reached the thread while the one before it ran).
+   */
+  thread?: { queuedMs: number; ms: number; batches: number };
 }
 
 /**
@@ -41,3 +47,13 @@ export declare function decisionCommit(
   sql: CommitStatements,
   sealing: DecisionSealing,
 ): (writes: BoundWrite[]) => CommitResult;
+
+/** A batch's answer in a group commit: its result, or why it failed (nothing of it written). */
+export type BatchAnswer = CommitResult | { error: string; code: string | undefined };
+
+/** Records batches in one IMMEDIATE transaction, each on its own should that fail (see decision-commit.mjs). */
+export declare function groupCommit(
+  sqlite: SqliteDatabase.Database,
+  sql: CommitStatements,
+  sealing: DecisionSealing,
+): (batches: BoundWrite[][]) => BatchAnswer[];
