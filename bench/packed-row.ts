@@ -2,10 +2,13 @@
  * `node --import tsx bench/packed-row.ts`: the CPU cost of packing and unpacking a decision's JSON
  * parts (packages/server/src/decisions/packed-row.ts) next to JSON.stringify of the same parts (what
  * recording cost before packing), on the decisions of bench/lib/verify-bodies.ts's two body kinds
- * as a real engine scores them. Prints CPU µs per decision and stored bytes of the JSON parts.
+ * as a real engine scores them. Packing is split: `pack` runs on the request thread (builds the
+ * body's JSON), `seal` where the row is committed (the writer thread for a SQLite file: deflate).
+ * Prints CPU µs per decision of each and the stored bytes of the JSON parts and of the columns
+ * format 2 shortens (signals, user agent, workspace id).
  * Options: --decisions <n> (default 200 of each kind), --rounds <n> (default 20).
  */
-import { packDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
+import { packDecision, sealedDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
 import { decisionData } from '../packages/server/src/pipeline/record.ts';
 import { createTestWorkspace } from '../packages/server/src/testing/accounts.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
@@ -24,7 +27,7 @@ for (const [kind, body] of [
   ['browser evidence', (n: number) => evidenceBody(n, false)],
 ] as const) {
   const scored: Array<{
-    columns: Parameters<typeof packDecision>[0];
+    columns: Parameters<typeof packDecision>[0] & { workspace_id: string };
     parts: Parameters<typeof packDecision>[1];
   }> = [];
   for (let n = 0; n < DECISIONS; n++) {
@@ -53,6 +56,14 @@ for (const [kind, body] of [
       decision_ms: answer.decision_ms,
       created_at: now,
       ruleset_version: result.ruleset_version,
+      account_id: request.context.account_id,
+      email: request.context.email ?? null,
+      ip_address: request.context.ip_address,
+      user_agent: request.context.user_agent,
+      payment_hash: request.context.payment_hash ?? null,
+      promo_code: request.context.promo_code ?? null,
+      cluster_id: result.identity?.cluster_id ?? null,
+      workspace_id: w.workspaceId,
     };
     const parts = {
       features: result.features,
@@ -77,31 +88,46 @@ for (const [kind, body] of [
       JSON.stringify(parts.ruleInput);
     }
   });
-  const packed = scored.map(({ columns, parts }) => ({ ...columns, ...packDecision(columns, parts) }));
+  const pending = scored.map(({ columns, parts }) => ({ ...columns, ...packDecision(columns, parts) }));
+  const packed = pending.map((row) => sealedDecision(row));
   const pack = time(() => {
     for (const { columns, parts } of scored) packDecision(columns, parts);
+  });
+  const seal = time(() => {
+    for (const row of pending) sealedDecision(row);
   });
   const unpack = time(() => {
     for (const row of packed) unpackDecision(row);
   });
   const jsonBytes =
     scored.reduce(
-      (sum, { parts }) =>
+      (sum, { columns, parts }) =>
         sum +
         JSON.stringify(parts.features).length +
         JSON.stringify(parts.evidence).length +
         JSON.stringify(parts.answer).length +
-        (parts.ruleInput ? JSON.stringify(parts.ruleInput).length : 0),
+        (parts.ruleInput ? JSON.stringify(parts.ruleInput).length : 0) +
+        columns.signals.length +
+        columns.user_agent.length +
+        columns.workspace_id.length,
       0,
     ) / scored.length;
   const packedBytes =
     packed.reduce(
-      (sum, r) => sum + r.features.length + (r.packed?.length ?? 0) + (r.packed_evidence?.length ?? 0),
+      (sum, r) =>
+        sum +
+        r.features.length +
+        (r.packed?.length ?? 0) +
+        (r.packed_evidence?.length ?? 0) +
+        r.signals.length +
+        r.user_agent.length +
+        r.workspace_id.length,
       0,
     ) / packed.length;
   console.log(
-    `${kind}: JSON parts ${jsonBytes.toFixed(0)} B → packed ${packedBytes.toFixed(0)} B; ` +
-      `JSON.stringify ${stringify.toFixed(1)} µs, pack ${pack.toFixed(1)} µs (${(pack / stringify).toFixed(1)}×), ` +
+    `${kind}: JSON parts and columns ${jsonBytes.toFixed(0)} B → stored ${packedBytes.toFixed(0)} B; ` +
+      `JSON.stringify ${stringify.toFixed(1)} µs; request thread: pack ${pack.toFixed(1)} µs ` +
+      `(${(pack / stringify).toFixed(1)}×); writer: seal ${seal.toFixed(1)} µs; ` +
       `unpack ${unpack.toFixed(1)} µs per decision`,
   );
 }

@@ -14,6 +14,11 @@ export interface StorageReport {
   tableBytes: number;
   indexBytes: number;
   columnBytes: Record<string, number>;
+  /** Per index of the decisions table: its bytes on disk. */
+  indexes: Record<string, number>;
+  /** Of the decisions table's pages: the bytes of row payload, and the bytes left unused. */
+  tablePayload: number;
+  tableUnused: number;
 }
 
 function dirBytes(dir: string): number {
@@ -32,12 +37,16 @@ export function storageReport(dataDir: string): StorageReport {
     const decisions = (db.prepare('select count(*) as n from decisions').get() as { n: number }).n;
     const pages = db
       .prepare(
-        `select name, sum(pgsize) as bytes from dbstat
+        `select name, sum(pgsize) as bytes, sum(payload) as payload, sum(unused) as unused from dbstat
           where name = 'decisions' or name in (select name from sqlite_master where tbl_name = 'decisions' and type = 'index')
           group by name`,
       )
-      .all() as Array<{ name: string; bytes: number }>;
-    const tableBytes = pages.find((p) => p.name === 'decisions')?.bytes ?? 0;
+      .all() as Array<{ name: string; bytes: number; payload: number; unused: number }>;
+    const table = pages.find((p) => p.name === 'decisions');
+    const tableBytes = table?.bytes ?? 0;
+    const indexes = Object.fromEntries(
+      pages.filter((p) => p.name !== 'decisions').map((p) => [p.name, p.bytes]),
+    );
     const indexBytes = pages.filter((p) => p.name !== 'decisions').reduce((sum, p) => sum + p.bytes, 0);
     const columns = (
       db.prepare(`select name, type from pragma_table_info('decisions')`).all() as Array<{
@@ -52,7 +61,16 @@ export function storageReport(dataDir: string): StorageReport {
         `select ${columns.map((c) => `avg(coalesce(length("${c}"), 0)) as "${c}"`).join(', ')} from decisions`,
       )
       .get() as Record<string, number>;
-    return { decisions, dataDirBytes, tableBytes, indexBytes, columnBytes: averages };
+    return {
+      decisions,
+      dataDirBytes,
+      tableBytes,
+      indexBytes,
+      columnBytes: averages,
+      indexes,
+      tablePayload: table?.payload ?? 0,
+      tableUnused: table?.unused ?? 0,
+    };
   } finally {
     db.close();
   }
@@ -69,7 +87,12 @@ export function storageLines(report: StorageReport): string[] {
   return [
     `disk: ${report.decisions} decisions, data dir ${(report.dataDirBytes / 1024 / 1024).toFixed(1)} MB, ` +
       `${per(report.dataDirBytes)} B per decision on disk`,
-    `decisions table ${per(report.tableBytes)} B + its indexes ${per(report.indexBytes)} B per decision; ` +
+    `decisions table ${per(report.tableBytes)} B (row payload ${per(report.tablePayload)} B, unused ` +
+      `${per(report.tableUnused)} B) + its indexes ${per(report.indexBytes)} B per decision; ` +
       `average column bytes: ${big}`,
+    `per index, B per decision: ${Object.entries(report.indexes)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, bytes]) => `${name} ${per(bytes)}`)
+      .join(', ')}`,
   ];
 }

@@ -15,9 +15,12 @@
  * file-backed RSS, the V8 heap used and total, external memory), --node-args "<flags>" (Node flags
  * for the server, e.g. "--max-old-space-size=128"), --body context|evidence (default context: the
  * ~400-byte context-only bodies; evidence: bench/lib/verify-bodies.ts's 6–7 KB browser-evidence
- * bodies). At the end it also prints the bytes on disk per decision (bench/soak-storage.ts).
+ * bodies), --keep-db <file> (a copy of the database, to study with sqlite3 and dbstat). At the end it
+ * also prints the bytes on disk per decision (bench/soak-storage.ts).
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { arg } from './lib/args.ts';
 import { eventLoopDelay } from './lib/servers.ts';
@@ -35,6 +38,7 @@ const DETAIL = process.argv.includes('--detail');
 const BODY = arg('body') ?? 'context';
 if (BODY !== 'context' && BODY !== 'evidence') throw new Error('--body is context or evidence');
 const bodyOf = BODY === 'evidence' ? (n: number) => evidenceBody(n, n % 2 === 0) : highCardinalityBody;
+const KEEP_DB = arg('keep-db');
 const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 const SAMPLE_MS = 10_000;
 /** Pauses of the writer thread and of the main thread's GC, from /metrics (bench/lib/timeline.ts). */
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
   let storage: StorageReport | undefined;
   await server.stop((dataDir) => {
     storage = storageReport(dataDir);
+    if (KEEP_DB) fs.copyFileSync(path.join(dataDir, 'warden.db'), KEEP_DB);
   });
 
   const perK = (s: number) => `${((s * 1000) / 1024).toFixed(1)} KB`;

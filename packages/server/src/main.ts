@@ -10,6 +10,9 @@ import {
   DATABASE_START_TIMEOUT_MS,
   databaseFailure,
   databaseName,
+  REDIS_START_TIMEOUT_MS,
+  redisFailure,
+  redisName,
   withinStartTimeout,
 } from './startup-errors.ts';
 import type { HotState } from './state/hot-state.ts';
@@ -58,6 +61,28 @@ export function openHotState(config: Config): HotState {
   return new MemoryHotState(Date.now, Math.floor(config.memoryBudgetBytes * MEMORY_SHARES.hotState));
 }
 
+/**
+ * The configured hot state; a Redis that does not answer a PING within REDIS_START_TIMEOUT_MS is a
+ * StartupError (the process exits with one line) instead of a server that fails every request.
+ */
+async function reachedHotState(config: Config, database: Database): Promise<HotState> {
+  const hotState = openHotState(config);
+  if (!config.redisUrl || !(hotState instanceof RedisHotState)) return hotState;
+  try {
+    await withinStartTimeout(
+      hotState.ping(),
+      REDIS_START_TIMEOUT_MS,
+      `cannot reach ${redisName(config.redisUrl)}`,
+    );
+    return hotState;
+  } catch (err) {
+    // Not awaited: a client still reconnecting may take long to end.
+    hotState.close().catch(() => undefined);
+    database.close().catch(() => undefined);
+    throw redisFailure(err, config.redisUrl);
+  }
+}
+
 export interface ContextOptions {
   /** Apply migrations (default); a `serve --workers` worker starts after the primary applied them. */
   migrate?: boolean;
@@ -99,7 +124,7 @@ export async function createContext(
   options: ContextOptions = {},
 ): Promise<AppContext> {
   const database = await openStorage(config, logger, options.migrate !== false);
-  const hotState = options.hotState ?? openHotState(config);
+  const hotState = options.hotState ?? (await reachedHotState(config, database));
   const secret = await loadInstanceSecret(database, config.secret);
   const base = { config, database, hotState, metrics: new Registry(), logger, secret, now: Date.now };
   return withServices(options.worker ? { ...base, worker: options.worker } : base);

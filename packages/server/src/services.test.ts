@@ -3,9 +3,9 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
+import type { DecisionRecord } from './decisions/packed-row.ts';
 import type { IdentityService } from './scoring/identity.ts';
 import { withServices } from './services.ts';
-import type { DecisionsTable } from './storage/scoring-schema.ts';
 import { openTestDatabase, openTestHotState } from './testing/context.ts';
 import { createSite, decisionRow } from './webhooks/test-fixtures.ts';
 
@@ -25,7 +25,7 @@ describe('createServices', () => {
   it("in a `serve --workers` worker, records decisions through the primary's commit and uses its identity graph", async () => {
     const base = await baseContext();
     const site = await createSite(base.database);
-    const sent: DecisionsTable[] = [];
+    const sent: DecisionRecord[] = [];
     const identity: IdentityService = {
       observe: async () => undefined,
       clusterOf: async () => undefined,

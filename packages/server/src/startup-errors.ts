@@ -74,6 +74,29 @@ export function databaseFailure(
   return new StartupError(`cannot use ${databaseName(config)}: ${cause}`);
 }
 
+/** How long Redis may take to answer its first PING at start-up before it counts as unreachable. */
+export const REDIS_START_TIMEOUT_MS = 5_000;
+
+/** The Redis a setting names, without credentials: `redis://host:6379/0`. */
+export function redisName(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  return `the Redis at ${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+/** A Redis (WARDEN_REDIS_URL) that did not answer at start-up. */
+export function redisFailure(error: unknown, redisUrl: string): StartupError {
+  if (error instanceof StartupError) return error;
+  const err = error as SystemError;
+  const cause =
+    (err.code && DATABASE_CAUSES[err.code]?.replace('database server', 'Redis server')) ||
+    (/max retries|Connection is closed/i.test(err.message ?? '')
+      ? 'no connection (is the Redis server running and listening there?)'
+      : err.message || String(error));
+  return new StartupError(
+    `cannot use ${redisName(redisUrl)}: ${cause}; check WARDEN_REDIS_URL (--redis-url)`,
+  );
+}
+
 /** `work`, or a StartupError saying `what` did not finish within `ms`. */
 export async function withinStartTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

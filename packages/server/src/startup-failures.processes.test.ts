@@ -111,6 +111,19 @@ describe('warden serve fails loudly at start-up', { timeout: 60_000 }, () => {
     expect(exit.stderr).not.toContain('hunter2secret');
   });
 
+  it('exits 1 with one line naming Redis (no password) when WARDEN_REDIS_URL is unreachable', async () => {
+    const port = await closedPort();
+    const exit = await serve(
+      ['--port', '0', '--redis-url', `redis://:hunter2secret@127.0.0.1:${port}/0`],
+      path.join(dir, 'redis'),
+    );
+    expect(exit.code).toBe(1);
+    expect(wardenLines(exit.stderr)).toEqual([
+      `warden serve: cannot use the Redis at redis://127.0.0.1:${port}/0: no connection (is the Redis server running and listening there?); check WARDEN_REDIS_URL (--redis-url)`,
+    ]);
+    expect(exit.stderr).not.toContain('hunter2secret');
+  });
+
   it('exits 1 with one line when the SQLite file cannot be created', async () => {
     const file = path.join(dir, 'a-file');
     fs.writeFileSync(file, '');

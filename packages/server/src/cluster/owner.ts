@@ -1,9 +1,10 @@
+import type { DecisionRecord } from '../decisions/packed-row.ts';
 import type { IdentityService } from '../scoring/identity.ts';
 import type { SharedState } from '../scoring/shared-state.ts';
 import type { HotState } from '../state/hot-state.ts';
 import { isPromise } from '../state/hot-state.ts';
 import { applyWrites, type HotStateWrite } from '../state/writes.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import {
   type Channel,
   isMessage,
@@ -25,7 +26,7 @@ export interface OwnedServices {
   /** The identity graph (embedded default; with PostgreSQL each worker keeps and polls its own). */
   identity?: IdentityService | undefined;
   /** The durable group commit (SQLite file; PostgreSQL takes each worker's commits directly). */
-  commit?: ((row: DecisionsTable, key: IdempotencyKeysTable | undefined) => Promise<boolean>) | undefined;
+  commit?: ((row: DecisionRecord, key: IdempotencyKeysTable | undefined) => Promise<boolean>) | undefined;
   /** Every process's metrics as one Prometheus text (cluster/cluster-metrics.ts). */
   metrics?: (() => Promise<string>) | undefined;
 }
@@ -79,7 +80,7 @@ function run(services: OwnedServices, op: OwnerOp): unknown {
 /** Commit the decision; once it is recorded, apply its outcome's writes, then answer. */
 async function commitAndRemember(
   services: OwnedServices,
-  row: DecisionsTable,
+  row: DecisionRecord,
   key: IdempotencyKeysTable | undefined,
   writes: readonly HotStateWrite[] | undefined,
 ): Promise<boolean> {

@@ -6,10 +6,12 @@
  * one group commit) in one response. Messages go over Node's cluster IPC channel with the
  * "advanced" (structured clone) serialization, or over an in-process channel in tests.
  */
+
+import type { DecisionRecord } from '../decisions/packed-row.ts';
 import type { IdentityEvent } from '../scoring/identity-graph.ts';
 import type { StateQuery } from '../scoring/shared-state.ts';
 import type { HotStateWrite } from '../state/writes.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 
 /**
  * One operation on what the primary owns: a hot-state call, an identity call, or one of the two
@@ -35,7 +37,7 @@ export type OwnerOp =
   | ['identity', string, IdentityEvent]
   | ['clusterOf', string, readonly string[], number]
   | ['observe', StateQuery]
-  | ['commit', DecisionsTable, IdempotencyKeysTable | null, readonly HotStateWrite[]];
+  | ['commit', DecisionRecord, IdempotencyKeysTable | null, readonly HotStateWrite[]];
 
 export const REQUEST = 'warden.owner.req';
 export const RESPONSE = 'warden.owner.res';

@@ -28,10 +28,14 @@ export interface WeakKeyRow {
   created_at: number;
 }
 
-/** The values a related cluster may share: promo codes, IPv4 /24 prefixes (`203.0.113.`), e-mail domains. */
+/**
+ * The values a related cluster may share: promo codes, IPv4 /24 prefixes (`203.0.113.`), IPv6 /64
+ * networks as the features record them (`2001:db8:1:2::/64`), e-mail domains.
+ */
 export interface WeakKeys {
   promoCodes: string[];
   ipv4Prefixes: string[];
+  ipv6Subnets: string[];
   emailDomains: string[];
 }
 
@@ -187,7 +191,7 @@ export class ClusterDecisions {
 
   /**
    * Up to `limit` decisions of the site in `[from, to]` recorded in a cluster that share one of
-   * `keys` (same promo code, IPv4 /24, e-mail domain), newest first.
+   * `keys` (same promo code, IPv4 /24 or IPv6 /64, e-mail domain), newest first.
    */
   sharingWeakKeys(
     siteId: string,
@@ -196,8 +200,9 @@ export class ClusterDecisions {
     to: number,
     limit: number,
   ): Promise<WeakKeyRow[]> {
-    const { promoCodes, ipv4Prefixes, emailDomains } = keys;
-    if (promoCodes.length + ipv4Prefixes.length + emailDomains.length === 0) return Promise.resolve([]);
+    const { promoCodes, ipv4Prefixes, ipv6Subnets, emailDomains } = keys;
+    if (promoCodes.length + ipv4Prefixes.length + ipv6Subnets.length + emailDomains.length === 0)
+      return Promise.resolve([]);
     return this.database.db
       .selectFrom('decisions')
       .select(['account_id', 'cluster_id', 'ip_address', 'email', 'promo_code', 'created_at'])
@@ -209,6 +214,11 @@ export class ClusterDecisions {
         eb.or([
           ...(promoCodes.length ? [eb('promo_code', 'in', promoCodes)] : []),
           ...ipv4Prefixes.map((p) => eb('ip_address', 'like', `${p}%`)),
+          // An IPv6 address has many spellings: the /64 the features recorded (the facets column).
+          ...ipv6Subnets.map(
+            (n) =>
+              sql<SqlBool>`${sql.ref('features')} like ${`%"subnet":${likeEscape(JSON.stringify(n))}%`} escape '\\'`,
+          ),
           ...emailDomains.map(
             (d) => sql<SqlBool>`lower(${sql.ref('email')}) like ${`%@${likeEscape(d)}`} escape '\\'`,
           ),

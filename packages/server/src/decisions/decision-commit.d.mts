@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { SealedColumn } from './packed-seal.mjs';
 
 /** The SQL of each statement of the commit, compiled by Kysely (decision-writer.ts). */
 export interface CommitStatements {
@@ -31,10 +32,20 @@ export interface CommitResult {
   thread?: { queuedMs: number; ms: number; batches: number };
 }
 
+/**
+ * How the commit seals a pending packed decision before its insert (decisions/packed-seal.mjs):
+ * the insert parameter index of each sealed column, and the preset dictionary.
+ */
+export interface DecisionSealing {
+  slots: Record<SealedColumn, number>;
+  dictionary: string;
+}
+
 /** Records writes in one IMMEDIATE transaction (see decision-commit.mjs). */
 export declare function decisionCommit(
   sqlite: SqliteDatabase.Database,
   sql: CommitStatements,
+  sealing: DecisionSealing,
 ): (writes: BoundWrite[]) => CommitResult;
 
 /** A batch's answer in a group commit: its result, or why it failed (nothing of it written). */
@@ -44,4 +55,5 @@ export type BatchAnswer = CommitResult | { error: string; code: string | undefin
 export declare function groupCommit(
   sqlite: SqliteDatabase.Database,
   sql: CommitStatements,
+  sealing: DecisionSealing,
 ): (batches: BoundWrite[][]) => BatchAnswer[];

@@ -1,12 +1,29 @@
 // The SQLite transaction that records a group of decisions (decision-writer.ts explains the group
 // commit). Plain JavaScript so that the writer thread (decision-writer.worker.mjs) can run it
 // without a TypeScript loader; the in-memory database runs the very same function on the main
-// thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound.
+// thread. Statements arrive as SQL compiled by Kysely, each write with its parameters bound; a
+// decision whose packed body is pending is sealed here (deflated: packed-seal.mjs), so the thread
+// that commits pays for it, not the request's.
+import { sealDecisionParams } from './packed-seal.mjs';
 
 function webhookTurnedOn() {
   return Object.assign(new Error('a webhook was turned on after the batch was bound'), {
     code: 'WEBHOOK_TURNED_ON',
   });
+}
+
+/**
+ * `writes` with their pending packed decisions sealed (deflated), before the transaction: the
+ * write lock is not held while deflating. `sealing`: where the insert's sealed columns are
+ * (decision-insert.ts) and the dictionary.
+ */
+function sealer(sealing) {
+  const dictionary = Buffer.from(sealing.dictionary);
+  return (writes) =>
+    writes.map((write) => ({
+      ...write,
+      decision: sealDecisionParams(write.decision, sealing.slots, dictionary),
+    }));
 }
 
 /** The statements of a commit, prepared on `sqlite`, and how one batch's writes are recorded with them. */
@@ -48,12 +65,13 @@ function recorder(sqlite, sql) {
  * deliveries it queued. Throws `WEBHOOK_TURNED_ON`, having written nothing, when a write without
  * an outbox row meets a webhook that is on.
  */
-export function decisionCommit(sqlite, sql) {
+export function decisionCommit(sqlite, sql, sealing) {
   const record = recorder(sqlite, sql);
+  const seal = sealer(sealing);
   const commit = sqlite.transaction((writes) => record(writes, new Map()));
   // IMMEDIATE takes the write lock at the start (waiting out the other connection's transaction)
   // instead of failing when a read would have to become a write.
-  return (writes) => commit.immediate(writes);
+  return (writes) => commit.immediate(seal(writes));
 }
 
 /** What a batch of a group commit is answered: its result, or why it failed (nothing of it written). */
@@ -70,8 +88,9 @@ function failure(err) {
  * batch its own result; should that transaction fail, each batch is committed on its own, so that
  * a failing batch fails only itself (its answer then carries `error` and `code`).
  */
-export function groupCommit(sqlite, sql) {
+export function groupCommit(sqlite, sql, sealing) {
   const record = recorder(sqlite, sql);
+  const seal = sealer(sealing);
   const one = sqlite.transaction((writes) => record(writes, new Map()));
   const all = sqlite.transaction((batches) => {
     const active = new Map();
@@ -84,7 +103,8 @@ export function groupCommit(sqlite, sql) {
       return failure(err);
     }
   };
-  return (batches) => {
+  return (pending) => {
+    const batches = pending.map(seal);
     if (batches.length === 1) return [alone(batches[0])];
     try {
       return all.immediate(batches);

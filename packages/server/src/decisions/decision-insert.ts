@@ -3,6 +3,8 @@ import type { DB } from '../storage/db.ts';
 import { multiRowInsert } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
+import { PACKED_DICTIONARY } from './packed-row.ts';
+import { SEALED_COLUMNS, type SealedColumn } from './packed-seal.mjs';
 
 /** Every column of a decision row, in one fixed order (the object type makes the list complete). */
 const DECISION_COLUMN_SET: Record<keyof DecisionsTable, true> = {
@@ -47,6 +49,19 @@ export function decisionInsertTemplate(db: Kysely<DB>) {
   return queryTemplate(db, (db, arg: (name: keyof DecisionsTable) => string) =>
     db.insertInto('decisions').values(Object.fromEntries(DECISION_COLUMNS.map((c) => [c, arg(c)])) as never),
   );
+}
+
+/**
+ * How the SQLite commit seals a pending packed decision (packed-seal.mjs) bound for `template`:
+ * the parameter index of each sealed column, and format 2's dictionary.
+ */
+export function decisionSealing(template: ReturnType<typeof decisionInsertTemplate>) {
+  const names = template.bind(Object.fromEntries(DECISION_COLUMNS.map((c) => [c, c])) as never);
+  const slots = Object.fromEntries(SEALED_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<
+    SealedColumn,
+    number
+  >;
+  return { slots, dictionary: PACKED_DICTIONARY };
 }
 
 /**

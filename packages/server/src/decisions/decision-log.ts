@@ -7,6 +7,7 @@ import type { ClusterDecisions } from './cluster-queries.ts';
 import type { DecisionWriter, RemoteCommit } from './decision-writer.ts';
 import type { HistoryDecisions } from './history-queries.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import type { DecisionRecord } from './packed-row.ts';
 import type { RuleDecisions } from './rule-queries.ts';
 import type { DecisionFilters } from './search.ts';
 
@@ -59,7 +60,7 @@ export interface DecisionLog {
    * and nothing was written. `signals`: the array `row.signals` was serialised from, when the
    * caller has it (the webhook payload is built from it instead of parsing the column back).
    */
-  record(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean>;
+  record(row: DecisionRecord, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean>;
   /** The group-commit writer (its thread on a SQLite file), created on first use. */
   readonly writer: DecisionWriter;
   byId(id: string): Promise<DecisionsTable | undefined>;

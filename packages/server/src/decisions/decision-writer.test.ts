@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +17,7 @@ import { OutboxSignal } from '../webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
 import { DecisionWriter } from './decision-writer.ts';
 import { IDEMPOTENCY_RETENTION_MS } from './key-queries.ts';
+import { packDecision, unpackDecision } from './packed-row.ts';
 import { WriterThread } from './writer-thread.ts';
 
 const databases: Array<DialectName | 'sqlite file (writer thread)'> = [
@@ -55,6 +57,45 @@ describe.each(databases)('decision writer (group commit) on %s', (kind) => {
       browser_decision_id: null,
       packed: null,
       packed_evidence: null,
+    });
+  });
+
+  it('seals a pending packed decision where it commits (on the writer thread for a file): stored packed, read back as recorded', async () => {
+    const site = await createSite(database, 'pro');
+    const writer = new DecisionWriter(database, new OutboxSignal());
+    await writer.ready();
+    const row = decisionRow(site, { user_agent: 'Agent/1', account_id: 'acct_sealed' });
+    const signals = [{ rule: 'datacenter_ip', score: 20, description: 'A hosting network.' }];
+    const parts = {
+      features: { user_agent: 'Agent/1', ip: { country: 'DE' }, device_id: row.device_id },
+      evidence: { device: { id: row.device_id }, fingerprint: { canvas: 'c1' } },
+      ruleInput: { v: 1, event: { account_id: 'acct_sealed' } },
+      answer: { pending: true },
+    };
+    const pending = { ...row, signals: JSON.stringify(signals) };
+    const deflate = vi.spyOn(zlib, 'deflateRawSync');
+    try {
+      expect(await writer.write({ ...pending, ...packDecision(pending, parts) })).toBe(true);
+      // The request thread left the deflate to the commit: on the writer thread, none here.
+      expect(deflate.mock.calls.length).toBe(kind === 'sqlite file (writer thread)' ? 0 : 2);
+    } finally {
+      deflate.mockRestore();
+    }
+    const stored = await database.db
+      .selectFrom('decisions')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.packed?.[0]).toBe(2);
+    expect(stored).toMatchObject({ user_agent: '', workspace_id: '' });
+    expect(JSON.parse(stored.signals)).toEqual([{ rule: 'datacenter_ip', score: 20 }]);
+    expect(unpackDecision(stored)).toEqual({
+      features: JSON.stringify(parts.features),
+      evidence: JSON.stringify(parts.evidence),
+      response: JSON.stringify(parts.answer),
+      rule_input: JSON.stringify(parts.ruleInput),
+      signals: JSON.stringify(signals),
+      user_agent: 'Agent/1',
     });
   });
 
@@ -417,6 +458,10 @@ describe('decision writer thread', () => {
     const thread = new WriterThread(
       path.join(blocker, 'warden.db'),
       { takeKey: '', insertDecision: '', webhookActive: '', insertDelivery: '' },
+      {
+        slots: { packed: 0, packed_evidence: 1, signals: 2, user_agent: 3, workspace_id: 4 },
+        dictionary: '',
+      },
       {
         commit: async (writes) => {
           fallenBack.push(...writes);

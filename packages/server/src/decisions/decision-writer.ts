@@ -5,7 +5,7 @@ import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
 import { queryTemplate } from '../storage/precompiled.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { WalCheckpointer } from '../storage/wal-checkpointer.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import {
@@ -20,14 +20,16 @@ import {
   type CommitStatements,
   decisionCommit,
 } from './decision-commit.mjs';
-import { decisionInsertTemplate, decisionRowsInsert } from './decision-insert.ts';
+import { decisionInsertTemplate, decisionRowsInsert, decisionSealing } from './decision-insert.ts';
 import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore, takeKeyQuery, takeKeysQuery } from './key-queries.ts';
+import { type DecisionRecord, sealedDecision } from './packed-row.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
 /** A decision to record, with the idempotency key it completes (if the request had one). */
 interface DecisionWrite {
-  row: DecisionsTable;
+  /** Its packed body pending: sealed by the commit (decisions/packed-seal.mjs). */
+  row: DecisionRecord;
   key?: IdempotencyKeysTable | undefined;
   /** The array `row.signals` was serialised from, when the caller has it (webhook payload). */
   signals?: readonly Signal[] | undefined;
@@ -107,7 +109,7 @@ export class DecisionWriter {
    * Resolves true once the decision, its outbox row and its key row are committed; false (nothing
    * written) when the idempotency key was taken by another decision meanwhile.
    */
-  write(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
+  write(row: DecisionRecord, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
     if (this.remote) return this.remote(row, key);
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key, signals }, resolve, reject }),
@@ -174,7 +176,7 @@ export class DecisionWriter {
  * the hot-state writes of its outcome applied there once it is recorded (pipeline/record.ts).
  */
 export type RemoteCommit = (
-  row: DecisionsTable,
+  row: DecisionRecord,
   key: IdempotencyKeysTable | undefined,
   writes?: readonly HotStateWrite[],
 ) => Promise<boolean>;
@@ -255,6 +257,7 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
     webhookActive: webhookActive.compiled.sql,
     insertDelivery: deliveryInsert.compiled.sql,
   };
+  const sealing = decisionSealing(decisionInsert);
   const webhookOnNow = database.sqlite!.prepare(sql.webhookActive);
   /** The writes bound, and per write the outbox row bound with it (null: none). */
   const bindAll = (writes: DecisionWrite[]) => {
@@ -290,7 +293,7 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
     });
     return { bound, deliveries };
   };
-  return { sql, bindAll };
+  return { sql, sealing, bindAll };
 }
 
 function sqliteCommitter(
@@ -298,11 +301,11 @@ function sqliteCommitter(
   outbox: OutboxSignal,
   metrics: WriterMetrics,
 ): { commit: Committer; thread?: WriterThread } {
-  const { sql, bindAll } = commitStatements(database, outbox);
+  const { sql, sealing, bindAll } = commitStatements(database, outbox);
   let onThisThread: ((writes: BoundWrite[]) => CommitResult) | undefined;
   // Holding Kysely's single SQLite connection keeps its transactions out of ours.
   const here: BoundCommitter = (writes) => {
-    onThisThread ??= decisionCommit(database.sqlite!, sql);
+    onThisThread ??= decisionCommit(database.sqlite!, sql, sealing);
     const commit = onThisThread;
     return database.db.connection().execute(async () => commit(writes));
   };
@@ -334,7 +337,7 @@ function sqliteCommitter(
       ...(result.numAffectedRows === undefined ? {} : { changes: Number(result.numAffectedRows) }),
     };
   };
-  const thread = new WriterThread(database.sqliteFile, sql, { commit: here, run: runHere });
+  const thread = new WriterThread(database.sqliteFile, sql, sealing, { commit: here, run: runHere });
   const checkpointer = new WalCheckpointer(
     database.sqliteFile,
     (round) => metrics.checkpoint(round.seconds),
@@ -388,9 +391,11 @@ function kyselyCommitter(db: Kysely<DB>, outbox: OutboxSignal): Committer {
       const now = Date.now();
       const recorded = await takeKeysOf(trx, writes);
       const kept = writes.filter((_, i) => recorded[i]);
+      if (kept.length === 0) return { recorded, queued: 0, deliveries: [] };
+      // PostgreSQL has no writer thread: the rows are sealed (deflated) here, at commit.
+      for (const statement of insertDecisions(kept.map((w) => sealedDecision(w.row))))
+        await trx.executeQuery(statement);
       const rows = kept.map((w) => w.row);
-      if (rows.length === 0) return { recorded, queued: 0, deliveries: [] };
-      for (const statement of insertDecisions(rows)) await trx.executeQuery(statement);
       const siteIds = [...new Set(rows.map((r) => r.site_id))];
       const active = new Set(
         (

@@ -20,7 +20,7 @@ try {
 }
 
 const sqlite = openSqlite(workerData.file, SQLITE_CACHE_KB.writer);
-const commit = groupCommit(sqlite, workerData.sql);
+const commit = groupCommit(sqlite, workerData.sql, workerData.sealing);
 
 /** Decisions past which a group commit takes no more batches (one transaction stays short). */
 const GROUP_WRITES = 512;

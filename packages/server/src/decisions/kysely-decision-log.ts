@@ -14,6 +14,7 @@ import type {
 } from './decision-log.ts';
 import { DecisionWriter, type RemoteCommit } from './decision-writer.ts';
 import { HistoryDecisions } from './history-queries.ts';
+import { type DecisionRecord, PACKED_COLUMNS, type PackedColumns, unpackDecision } from './packed-row.ts';
 import { RuleDecisions } from './rule-queries.ts';
 import {
   type DecisionDialect,
@@ -25,6 +26,13 @@ import {
 import { decisionById } from './transaction-queries.ts';
 
 const HOUR_MS = 3_600_000;
+
+/** Of a packed row read for `columns`: those columns, `signals` and `user_agent` as recorded. */
+function withColumns(row: PackedColumns, columns: readonly string[]): Record<string, unknown> {
+  const { signals, user_agent } = unpackDecision(row);
+  const all: Record<string, unknown> = { ...row, signals, user_agent };
+  return Object.fromEntries([...columns, 'id', 'created_at'].map((c) => [c, all[c]]));
+}
 
 /**
  * The decision log on Kysely: one set of queries, with what the dialects write differently (JSON
@@ -54,7 +62,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
     return this.writerInstance;
   }
 
-  record(row: DecisionsTable, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
+  record(row: DecisionRecord, key?: IdempotencyKeysTable, signals?: readonly Signal[]): Promise<boolean> {
     return this.writer.write(row, key, signals);
   }
 
@@ -72,9 +80,12 @@ abstract class KyselyDecisionLog implements DecisionLog {
     limit: number,
     after?: DecisionCursor,
   ): Promise<Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>> {
+    // A packed row stores its signals' descriptions and its user agent in the body: read it too.
+    const restored = columns.some((c) => c === 'signals' || c === 'user_agent');
+    const selected = restored ? [...new Set([...columns, ...PACKED_COLUMNS])] : columns;
     let q = this.database.db
       .selectFrom('decisions')
-      .select(columns as readonly (keyof DecisionsTable)[])
+      .select(selected as readonly (keyof DecisionsTable)[])
       .where(decisionConditions(this.dialect, filters));
     if (after) {
       q = q.where((eb) =>
@@ -84,11 +95,10 @@ abstract class KyselyDecisionLog implements DecisionLog {
         ]),
       );
     }
-    return (await q
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute()) as unknown as Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>;
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return (restored
+      ? rows.map((row) => withColumns(row as PackedColumns, columns))
+      : rows) as unknown as Array<Pick<DecisionsTable, C | 'created_at' | 'id'>>;
   }
 
   async label(id: string, label: 'fraud' | 'legit', at: number): Promise<void> {
@@ -176,7 +186,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
         .limit(20)
         .execute(),
       base()
-        .select(['features', 'user_agent'])
+        .select(PACKED_COLUMNS)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(1)
@@ -197,7 +207,8 @@ abstract class KyselyDecisionLog implements DecisionLog {
         n: Number(g.n),
       })),
       clusters: clusters.map((c) => c.cluster_id as string),
-      latest,
+      // The facets SQL reads (`features` as stored: the IP's network) and the user agent as recorded.
+      latest: latest && { features: latest.features, user_agent: unpackDecision(latest).user_agent },
     };
   }
 }

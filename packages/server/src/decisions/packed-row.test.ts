@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packDecision, unpackDecision } from './packed-row.ts';
+import { packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
 
 const identity = {
   cluster_id: 'cl_1',
@@ -11,6 +11,8 @@ const identity = {
 const behavior = { present: true, interactions: 12, mean_turn: 0.24273528096507507, key_floor: null };
 const features = {
   event_type: 'login',
+  device_id: 'dev_1',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
   surface: 'server',
   ip: { asn: 45899, org: 'VNPT Corp', country: 'VN', hosting: false },
   behavior,
@@ -32,6 +34,13 @@ const columns = {
   decision_ms: 0.912,
   created_at: Date.parse('2026-11-29T09:05:45.258Z'),
   ruleset_version: 'rs_13dc432a2828',
+  account_id: 'acct_7',
+  email: 'ann@example.com',
+  ip_address: '123.23.21.9',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+  payment_hash: null,
+  promo_code: 'WELCOME10',
+  cluster_id: 'cl_1',
 };
 const answer: Record<string, unknown> = {
   classification: 'suspicious',
@@ -49,24 +58,47 @@ const answer: Record<string, unknown> = {
 };
 const ruleInput = {
   v: 1,
-  event: { type: 'login', request_url: 'https://shop.example/login' },
+  event: {
+    type: 'login',
+    account_id: 'acct_7',
+    email: 'ann@example.com',
+    ip: '123.23.21.9',
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+    promo_code: 'WELCOME10',
+    request_url: 'https://shop.example/login',
+  },
+  identity,
+  device_id: 'dev_1',
+  ip: '123.23.21.9',
   default_signals: 1,
 };
+const recorded = { features, evidence, ruleInput, answer };
+const json = (value: unknown) => JSON.stringify(value);
+
+/** Packed as the request thread packs, sealed as the writer seals: the stored row. */
+function stored(parts: Parameters<typeof packDecision>[1], row = columns) {
+  return sealedDecision({ ...row, workspace_id: 'ws_1', ...packDecision(row, parts) });
+}
 
 function roundTrip(parts: Parameters<typeof packDecision>[1]) {
-  const stored = packDecision(columns, parts);
-  return { stored, read: unpackDecision({ ...columns, ...stored }) };
+  const row = stored(parts);
+  return { stored: row, read: unpackDecision(row) };
 }
 
 describe('packed decision rows', () => {
   it('reads back the very JSON texts the decision was recorded with', () => {
-    const { stored, read } = roundTrip({ features, evidence, ruleInput, answer });
+    const before = json(recorded);
+    const { stored, read } = roundTrip(recorded);
     expect(read).toEqual({
-      features: JSON.stringify(features),
-      evidence: JSON.stringify(evidence),
-      response: JSON.stringify(answer),
-      rule_input: JSON.stringify(ruleInput),
+      features: json(features),
+      evidence: json(evidence),
+      response: json(answer),
+      rule_input: json(ruleInput),
+      signals: json(signals),
+      user_agent: columns.user_agent,
     });
+    // The engine's objects (shared by the features, the answer and the evidence) are left as they were.
+    expect(json(recorded)).toBe(before);
     // What SQL reads stays in the features column; the rest is packed.
     expect(JSON.parse(stored.features)).toEqual({
       ip: features.ip,
@@ -99,10 +131,33 @@ describe('packed decision rows', () => {
   });
 
   it('reads a row whose evidence the retention removed as evidence {}, the rest intact', () => {
-    const { stored } = roundTrip({ features, evidence, ruleInput, answer });
+    const { stored } = roundTrip(recorded);
     const read = unpackDecision({ ...columns, ...stored, packed_evidence: null });
     expect(read.evidence).toBe('{}');
     expect(read.features).toBe(JSON.stringify(features));
+  });
+
+  it('stores no column twice: signals without descriptions, user agent and workspace once', () => {
+    const { stored } = roundTrip(recorded);
+    expect(stored.packed?.[0]).toBe(2);
+    expect(JSON.parse(stored.signals)).toEqual([{ rule: 'datacenter_ip', score: 20 }]);
+    expect(stored.user_agent).toBe('');
+    expect(stored.workspace_id).toBe('');
+    // The body refers to the columns it repeated: changing a column changes what it reads back.
+    const read = unpackDecision({ ...stored, account_id: 'acct_other', cluster_id: 'cl_other' });
+    expect(JSON.parse(read.rule_input ?? 'null').event.account_id).toBe('acct_other');
+    expect(JSON.parse(read.features).identity.cluster_id).toBe('cl_other');
+    expect(JSON.parse(read.response).identity.cluster_id).toBe('cl_other');
+  });
+
+  it('keeps a column whole where the body does not rebuild it exactly', () => {
+    const own = [{ score: 5, rule: 'odd_order', description: 'Keys in another order.' }];
+    const row = { ...columns, signals: json(own), user_agent: 'another agent' };
+    const sealed = stored({ ...recorded, answer: { ...answer, signals: own } }, row);
+    expect(sealed.signals).toBe(json(own));
+    expect(sealed.user_agent).toBe('another agent');
+    expect(unpackDecision(sealed)).toMatchObject({ signals: json(own), user_agent: 'another agent' });
+    expect(JSON.parse(unpackDecision(sealed).response).signals).toEqual(own);
   });
 
   it('reads a row recorded before packing as it is', () => {
@@ -120,15 +175,16 @@ describe('packed decision rows', () => {
       evidence: '{"b":2}',
       response: '{"c":3}',
       rule_input: null,
+      signals: columns.signals,
+      user_agent: columns.user_agent,
     });
   });
 
   it('stores a browser decision in a fraction of its JSON', () => {
-    const { stored } = roundTrip({ features, evidence, ruleInput, answer });
-    const json =
-      JSON.stringify(features).length + JSON.stringify(evidence).length + JSON.stringify(answer).length;
+    const { stored } = roundTrip(recorded);
+    const whole = json(features).length + json(evidence).length + json(answer).length;
     const packed =
       stored.features.length + (stored.packed?.length ?? 0) + (stored.packed_evidence?.length ?? 0);
-    expect(packed).toBeLessThan(json / 2);
+    expect(packed).toBeLessThan(whole / 2);
   });
 });

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
-import { PACKED_DICTIONARY_V1 } from './packed-dictionary.ts';
+import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2 } from './packed-dictionary.ts';
+import { FORMAT_2, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
 
 /**
  * The stored form of a decision's JSON parts (migration 022). A decision used to keep its features,
@@ -17,10 +18,24 @@ import { PACKED_DICTIONARY_V1 } from './packed-dictionary.ts';
  * Rows recorded before it keep their JSON columns (`packed` null) and read as they are. Reading
  * gives back the very strings the decision was recorded with: `packDecision` checks the rebuilt
  * answer against the recorded one and stores the answer whole when they differ.
+ *
+ * Format 2 (issue 26, the first byte of `packed` says which) stores less again, nothing lost:
+ * - `signals` keeps each signal's rule and score (all SQL reads); the descriptions are in the body;
+ * - `user_agent` is '' when the features' `user_agent` is the same text (the body holds it once);
+ * - `workspace_id` is '': a decision's workspace is its site's;
+ * - a value of the body that a column holds (account, e-mail, IP, device, payment hash, promo
+ *   code, cluster, user agent) is kept by reference (the body's `x` lists which);
+ * - a dictionary with the catalogue's signal descriptions (packed-dictionary.ts).
+ * Packing is split in two: `packDecision` (the request thread) builds the body's JSON and leaves it
+ * pending in `packed`; the writer seals it (packed-seal.mjs: deflates the body and the evidence and
+ * sets the columns above) where the row is committed, for a SQLite file on the writer thread.
  */
 
 const FORMAT_1 = 1;
-const DICTIONARY = Buffer.from(PACKED_DICTIONARY_V1);
+const DICTIONARY_1 = Buffer.from(PACKED_DICTIONARY_V1);
+/** Format 2's dictionary, as the writer thread receives it (workerData) and seals with. */
+export const PACKED_DICTIONARY = PACKED_DICTIONARY_V2;
+const DICTIONARY_2 = Buffer.from(PACKED_DICTIONARY_V2);
 const s = JSON.stringify;
 /** A key whose value is kept elsewhere (a facet column, the features' own behaviour summary). */
 const ELSEWHERE = 0;
@@ -42,9 +57,21 @@ export const ANSWER_COLUMNS = [
   'ruleset_version',
 ] as const satisfies ReadonlyArray<keyof DecisionsTable>;
 
-/** The columns `unpackDecision` reads: the answer's, the JSON parts and the packed ones. */
+/** The columns the body of format 2 refers to instead of repeating them. */
+const REFERRED_COLUMNS = [
+  'account_id',
+  'email',
+  'ip_address',
+  'user_agent',
+  'payment_hash',
+  'promo_code',
+  'cluster_id',
+] as const satisfies ReadonlyArray<keyof DecisionsTable>;
+
+/** The columns `unpackDecision` reads: the answer's, the referred ones, the JSON parts and the packed ones. */
 export const PACKED_COLUMNS = [
   ...ANSWER_COLUMNS,
+  ...REFERRED_COLUMNS,
   'features',
   'evidence',
   'response',
@@ -54,7 +81,17 @@ export const PACKED_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof DecisionsTable>;
 
 type AnswerColumns = Pick<DecisionsTable, (typeof ANSWER_COLUMNS)[number]>;
+type ReferredColumns = Pick<DecisionsTable, (typeof REFERRED_COLUMNS)[number]>;
 export type PackedColumns = Pick<DecisionsTable, (typeof PACKED_COLUMNS)[number]>;
+
+/**
+ * A decision row on its way to the writer: `packed` pending (its body's JSON, packed-seal.mjs),
+ * `packed_evidence` the evidence's JSON; the writer seals it before the insert.
+ */
+export type DecisionRecord = Omit<DecisionsTable, 'packed' | 'packed_evidence'> & {
+  packed?: PendingPack | Uint8Array | null | undefined;
+  packed_evidence?: string | Uint8Array | null | undefined;
+};
 
 /** The JSON parts of a decision, as recorded. */
 export interface DecisionParts {
@@ -64,7 +101,7 @@ export interface DecisionParts {
   rule_input: string | null;
 }
 
-/** The packed body, format 1. */
+/** The packed body, formats 1 and 2. */
 interface PackedBody {
   /** The features, FEATURE_FACETS held by the `features` column. */
   f: Record<string, unknown>;
@@ -76,6 +113,57 @@ interface PackedBody {
   c?: unknown;
   /** The whole answer, when it is not what the columns rebuild. */
   a?: string;
+  /** Format 2: the signals' descriptions, in order, when `signals` is stored without them. */
+  d?: string[];
+  /** Format 2: the references (REFERENCES' codes) whose value a column holds. */
+  x?: string[];
+  /** Format 2: the evidence's `device.id` is the `device_id` column. */
+  e?: 1;
+  /** Format 2: `user_agent` is stored '': the features' `user_agent` is the decision's. */
+  u?: 1;
+}
+
+/**
+ * Where format 2's body refers to a column: code → the path of the object holding the value in the
+ * body (its features `f`, its rule input `r`), the value's key there and the column.
+ */
+const REFERENCES: Record<string, { path: readonly string[]; key: string; column: ReferredColumn }> = {
+  fd: { path: ['f'], key: 'device_id', column: 'device_id' },
+  fn: { path: ['f'], key: 'now_ms', column: 'created_at' },
+  fh: { path: ['f', 'history'], key: 'device_first_seen', column: 'created_at' },
+  fc: { path: ['f', 'identity'], key: 'cluster_id', column: 'cluster_id' },
+  rd: { path: ['r'], key: 'device_id', column: 'device_id' },
+  ri: { path: ['r'], key: 'ip', column: 'ip_address' },
+  rc: { path: ['r', 'identity'], key: 'cluster_id', column: 'cluster_id' },
+  ea: { path: ['r', 'event'], key: 'account_id', column: 'account_id' },
+  ee: { path: ['r', 'event'], key: 'email', column: 'email' },
+  ei: { path: ['r', 'event'], key: 'ip', column: 'ip_address' },
+  eu: { path: ['r', 'event'], key: 'user_agent', column: 'user_agent' },
+  ep: { path: ['r', 'event'], key: 'payment_hash', column: 'payment_hash' },
+  eo: { path: ['r', 'event'], key: 'promo_code', column: 'promo_code' },
+};
+type ReferredColumn = (typeof REFERRED_COLUMNS)[number] | 'device_id' | 'created_at';
+
+/** The object at `path` of the body, if there is one. */
+function holderAt(body: PackedBody, path: readonly string[]): Record<string, unknown> | undefined {
+  let at: unknown = body;
+  for (const key of path) at = isRecord(at) ? at[key] : undefined;
+  return isRecord(at) ? at : undefined;
+}
+
+/** The object at `path`, copied along the way (the engine's objects are shared: never changed). */
+function copiedAt(body: PackedBody, path: readonly string[]): Record<string, unknown> {
+  let parent = body as unknown as Record<string, unknown>;
+  for (const key of path) {
+    const copy = { ...(parent[key] as Record<string, unknown>) };
+    parent[key] = copy;
+    parent = copy;
+  }
+  return parent;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -86,26 +174,24 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || s(a) === s(b);
 }
 
-function deflate(json: string): Uint8Array {
-  const body = zlib.deflateRawSync(json, { dictionary: DICTIONARY });
-  const out = new Uint8Array(body.length + 1);
-  out[0] = FORMAT_1;
-  out.set(body, 1);
-  return out;
-}
-
 function inflate(packed: Uint8Array): string {
-  if (packed[0] !== FORMAT_1) throw new Error(`packed decision of unknown format ${packed[0]}`);
-  return zlib.inflateRawSync(packed.subarray(1), { dictionary: DICTIONARY }).toString('utf8');
+  const dictionary = packed[0] === FORMAT_2 ? DICTIONARY_2 : packed[0] === FORMAT_1 ? DICTIONARY_1 : null;
+  if (!dictionary) throw new Error(`packed decision of unknown format ${packed[0]}`);
+  return zlib.inflateRawSync(packed.subarray(1), { dictionary }).toString('utf8');
 }
 
 /** The answer JSON that `columns` and the answer's `identity` and `challenge` make. */
-function rebuiltAnswer(columns: AnswerColumns, identity: unknown, challenge: unknown): string {
+function rebuiltAnswer(
+  columns: AnswerColumns,
+  signals: string,
+  identity: unknown,
+  challenge: unknown,
+): string {
   const s = JSON.stringify;
   return (
     `{"classification":${s(columns.classification)},"risk_score":${Number(columns.risk_score)},` +
     `"risk_level":${s(columns.risk_level)},"action":${s(columns.action)},"request_id":${s(columns.id)},` +
-    `"device_id":${s(columns.device_id)},"signals":${columns.signals}` +
+    `"device_id":${s(columns.device_id)},"signals":${signals}` +
     (identity === undefined ? '' : `,"identity":${s(identity)}`) +
     (challenge === undefined ? '' : `,"challenge":${s(challenge)}`) +
     `,"decision_ms":${Number(columns.decision_ms)},"timestamp":${s(new Date(Number(columns.created_at)).toISOString())}` +
@@ -113,19 +199,62 @@ function rebuiltAnswer(columns: AnswerColumns, identity: unknown, challenge: unk
   );
 }
 
+/** `signals` stored without descriptions, with `descriptions` put back, as the column held it. */
+function signalsWith(stored: string, descriptions: readonly string[]): string {
+  const parsed = JSON.parse(stored) as Array<{ rule: string; score: number }>;
+  return s(parsed.map((p, i) => ({ rule: p.rule, score: p.score, description: descriptions[i] })));
+}
+
+/** The descriptions of `signals` when the column rebuilds exactly without them; undefined otherwise. */
+function strippable(signals: string): string[] | undefined {
+  const parsed = JSON.parse(signals) as unknown;
+  if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
+  const descriptions: string[] = [];
+  for (const item of parsed) {
+    if (!isRecord(item) || typeof item.description !== 'string') return undefined;
+    descriptions.push(item.description);
+  }
+  return signalsWith(s(parsed.map((p) => ({ rule: p.rule, score: p.score }))), descriptions) === signals
+    ? descriptions
+    : undefined;
+}
+
 /**
- * The stored columns of a decision's JSON parts: `columns` are its answer columns as they will be
- * stored, `parts` the objects it was recorded with.
+ * Replaces the body's values that a column holds by ELSEWHERE (in copies: the engine's objects are
+ * shared with the answer and the evidence) and answers the codes of those replaced.
+ */
+function referred(body: PackedBody, columns: Record<ReferredColumn, unknown>): string[] {
+  const codes: string[] = [];
+  const copied = new Set<string>();
+  for (const [code, ref] of Object.entries(REFERENCES)) {
+    const value = holderAt(body, ref.path)?.[ref.key];
+    if (value === '' || value === null || value === undefined || value !== columns[ref.column]) continue;
+    const where = ref.path.join('.');
+    let holder = holderAt(body, ref.path) as Record<string, unknown>;
+    if (!copied.has(where)) {
+      holder = copiedAt(body, ref.path);
+      copied.add(where);
+    }
+    holder[ref.key] = ELSEWHERE;
+    codes.push(code);
+  }
+  return codes;
+}
+
+/**
+ * The columns of a decision's JSON parts, pending: `columns` are its columns as they will be
+ * stored, `parts` the objects it was recorded with. The writer seals the row (packed-seal.mjs);
+ * `sealedDecision` does it here (fixtures, benchmarks).
  */
 export function packDecision(
-  columns: AnswerColumns,
+  columns: AnswerColumns & ReferredColumns,
   parts: {
     features: Record<string, unknown>;
     evidence: Record<string, unknown>;
     ruleInput: unknown;
     answer: Record<string, unknown>;
   },
-): Pick<DecisionsTable, 'features' | 'evidence' | 'response' | 'rule_input' | 'packed' | 'packed_evidence'> {
+): Pick<DecisionRecord, 'features' | 'evidence' | 'response' | 'rule_input' | 'packed' | 'packed_evidence'> {
   const facets: Record<string, unknown> = {};
   const rest: Record<string, unknown> = { ...parts.features };
   for (const key of FEATURE_FACETS) {
@@ -134,61 +263,99 @@ export function packDecision(
       rest[key] = ELSEWHERE;
     }
   }
-  const body: PackedBody = { f: rest, r: parts.ruleInput ?? null };
+  const ruleInput = parts.ruleInput ?? null;
+  const body: PackedBody = { f: rest, r: isRecord(ruleInput) ? { ...ruleInput } : ruleInput };
   const { identity, challenge } = parts.answer;
   if (identity !== undefined) body.i = sameJson(identity, parts.features.identity) ? ELSEWHERE : identity;
   if (challenge !== undefined) body.c = challenge;
   const answer = s(parts.answer);
-  if (rebuiltAnswer(columns, identity, challenge) !== answer) body.a = answer;
+  if (rebuiltAnswer(columns, columns.signals, identity, challenge) !== answer) body.a = answer;
+  const descriptions = strippable(columns.signals);
+  if (descriptions) body.d = descriptions;
+  const codes = referred(body, columns as unknown as Record<ReferredColumn, unknown>);
+  if (codes.length > 0) body.x = codes;
   const evidence = { ...parts.evidence };
   if ('behavior' in evidence && sameJson(evidence.behavior, parts.features.behavior))
     evidence.behavior = ELSEWHERE;
+  if (isRecord(evidence.device) && evidence.device.id === columns.device_id && columns.device_id !== '') {
+    evidence.device = { ...evidence.device, id: ELSEWHERE };
+    body.e = 1;
+  }
+  const blankUserAgent = columns.user_agent !== '' && rest.user_agent === columns.user_agent;
+  if (blankUserAgent) body.u = 1;
   return {
     features: s(facets),
     evidence: '',
     response: '',
     rule_input: null,
-    packed: deflate(s(body)),
-    packed_evidence: Object.keys(evidence).length === 0 ? null : deflate(s(evidence)),
+    packed: { body: s(body), strip: descriptions !== undefined, blankUserAgent },
+    packed_evidence: Object.keys(evidence).length === 0 ? null : s(evidence),
   };
 }
 
+/** A decision record sealed here (packed-seal.mjs): what the writer stores. */
+export function sealedDecision<R extends Pick<DecisionRecord, 'packed' | 'packed_evidence'>>(
+  row: R,
+): Omit<R, 'packed' | 'packed_evidence'> & Pick<DecisionsTable, 'packed' | 'packed_evidence'> {
+  return sealDecisionRow(row, DICTIONARY_2) as never;
+}
+
+/** A stored decision's columns and JSON parts as recorded. */
+export interface UnpackedDecision extends DecisionParts {
+  signals: string;
+  user_agent: string;
+}
+
 /**
- * A stored decision's JSON parts as recorded. A packed row whose evidence the retention removed
- * reads as evidence `{}`.
+ * A stored decision's JSON parts as recorded, with its `signals` and `user_agent` as recorded. A
+ * packed row whose evidence the retention removed reads as evidence `{}`.
  */
-export function unpackDecision(row: PackedColumns): DecisionParts {
+export function unpackDecision(row: PackedColumns): UnpackedDecision {
   if (!row.packed) {
     return {
       features: row.features,
       evidence: row.evidence,
       response: row.response,
       rule_input: row.rule_input ?? null,
+      signals: row.signals,
+      user_agent: row.user_agent,
     };
   }
   const body = JSON.parse(inflate(row.packed)) as PackedBody;
   const facets = JSON.parse(row.features) as Record<string, unknown>;
   const features = body.f;
   for (const key of FEATURE_FACETS) if (features[key] === ELSEWHERE) features[key] = facets[key];
+  const userAgent = body.u ? (features.user_agent as string) : row.user_agent;
+  const columns = { ...row, user_agent: userAgent };
+  for (const code of body.x ?? []) {
+    const ref = REFERENCES[code];
+    const holder = ref && holderAt(body, ref.path);
+    if (ref && holder)
+      holder[ref.key] = ref.column === 'created_at' ? Number(row.created_at) : columns[ref.column];
+  }
+  const signals = body.d ? signalsWith(row.signals, body.d) : row.signals;
   const identity = body.i === ELSEWHERE ? features.identity : body.i;
   let evidence = '{}';
   if (row.packed_evidence) {
     const parsed = JSON.parse(inflate(row.packed_evidence)) as Record<string, unknown>;
     if (parsed.behavior === ELSEWHERE) parsed.behavior = features.behavior;
+    if (body.e && isRecord(parsed.device)) parsed.device.id = row.device_id;
     evidence = s(parsed);
   }
   return {
     features: s(features),
     evidence,
-    response: body.a ?? rebuiltAnswer(row, identity, body.c),
+    response: body.a ?? rebuiltAnswer(row, signals, identity, body.c),
     rule_input: body.r === null ? null : s(body.r),
+    signals,
+    user_agent: userAgent,
   };
 }
 
 /** `row` with its JSON parts as recorded (the packed columns left out). */
 export function withParts<R extends PackedColumns>(
   row: R,
-): Omit<R, 'packed' | 'packed_evidence'> & DecisionParts {
+): Omit<R, 'packed' | 'packed_evidence'> & UnpackedDecision {
   const { packed: _packed, packed_evidence: _evidence, ...rest } = row;
   return { ...rest, ...unpackDecision(row) };
 }

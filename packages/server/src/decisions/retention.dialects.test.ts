@@ -7,7 +7,7 @@ import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { deleteDeliveriesOfDecisions, deliveryRow } from '../webhooks/outbox.ts';
 import { createSite, decisionRow, type SiteFixture } from '../webhooks/test-fixtures.ts';
 import { insertDecisionRows } from './decision-insert.ts';
-import { packDecision, unpackDecision } from './packed-row.ts';
+import { packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
 import { oldestWithEvidence, sweepRetention } from './retention.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -25,7 +25,7 @@ function aged(site: SiteFixture, id: string, age: number, legacy = false): Decis
     ruleInput: null,
     answer: { legacy: false },
   });
-  return { ...row, ...parts };
+  return sealedDecision({ ...row, ...parts });
 }
 
 describe.each(testDialects())('decision retention on %s', (dialect) => {

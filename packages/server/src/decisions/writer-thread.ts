@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PACKAGES_DIR } from '../paths.ts';
-import type { BoundWrite, CommitResult, CommitStatements } from './decision-commit.mjs';
+import type { BoundWrite, CommitResult, CommitStatements, DecisionSealing } from './decision-commit.mjs';
 
 const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/decisions/decision-writer.worker.mjs');
 
@@ -46,10 +46,11 @@ export class WriterThread {
   constructor(
     file: string,
     sql: CommitStatements,
+    sealing: DecisionSealing,
     private readonly fallback: { commit: BoundCommitter; run: StatementRunner },
   ) {
     this.worker = new Worker(WRITER_THREAD, {
-      workerData: { file, sql },
+      workerData: { file, sql, sealing },
       // It holds no data between commits: a small heap keeps the process's memory down.
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
     });

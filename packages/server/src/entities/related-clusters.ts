@@ -1,11 +1,13 @@
+import { isIP } from 'node:net';
 import { RELATED_CLUSTERS_LIMIT } from '@warden/protocol/management';
 import type { ClusterDecisions, WeakKeyRow, WeakKeys } from '../decisions/cluster-queries.ts';
 import { isDisposableDomain } from '../scoring/email-domains.ts';
+import { subnetKey } from '../scoring/subnet.ts';
 
 /**
  * "Related clusters" (issue 26): other identity clusters of the site whose accounts came close to
  * this cluster's without a strong link (device, IP, card) — the same promo code, the same IPv4 /24
- * or the same e-mail domain, used within RELATED_WINDOW_MS of one of this cluster's decisions. A
+ * or IPv6 /64, or the same e-mail domain, used within RELATED_WINDOW_MS of one of this cluster's decisions. A
  * ring split in two by careful fraudsters shows up on both pages. Weak by design: a hint to
  * investigate, never a merge.
  */
@@ -67,6 +69,7 @@ function keysOf(row: WeakKeyRow): Array<{ kind: WeakLinkKind; value: string }> {
   if (row.promo_code) out.push({ kind: 'promo', value: row.promo_code });
   const prefix = ipv4Prefix(row.ip_address);
   if (prefix) out.push({ kind: 'network', value: `${prefix}0/24` });
+  else if (isIP(row.ip_address) === 6) out.push({ kind: 'network', value: subnetKey(row.ip_address) });
   const domain = domainOf(row.email);
   if (domain) out.push({ kind: 'emailDomain', value: domain });
   return out;
@@ -98,7 +101,10 @@ export async function relatedClusters(
       .slice(0, KEY_LIMIT);
   const keys: WeakKeys = {
     promoCodes: values('promo'),
-    ipv4Prefixes: values('network').map((n) => n.slice(0, -'0/24'.length)),
+    ipv4Prefixes: values('network')
+      .filter((n) => n.endsWith('.0/24'))
+      .map((n) => n.slice(0, -'0/24'.length)),
+    ipv6Subnets: values('network').filter((n) => n.endsWith('/64')),
     emailDomains: values('emailDomain'),
   };
   const at = mine.map((r) => Number(r.created_at));

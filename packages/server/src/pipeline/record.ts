@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { RemoteCommit } from '../decisions/decision-writer.ts';
-import { packDecision } from '../decisions/packed-row.ts';
+import { type DecisionRecord, packDecision } from '../decisions/packed-row.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
@@ -17,7 +17,7 @@ import type {
   ScoringRequest,
 } from '../scoring/engine-types.ts';
 import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { StorageSpace } from '../storage/storage-space.ts';
 import {
   beginIdempotent,
@@ -124,7 +124,7 @@ export function decisionData(id: string, result: EngineResult, decisionMs: numbe
   };
 }
 
-export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionsTable {
+export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionRecord {
   const context = input.request.context;
   const columns = {
     id: input.decisionId,
@@ -172,7 +172,7 @@ async function recordWithOutcome(
   engine: ScoringEngine,
   input: ScoringInput,
   result: EngineResult,
-  row: DecisionsTable,
+  row: DecisionRecord,
   key: IdempotencyKeysTable | undefined,
 ): Promise<boolean> {
   const onPrimary = ctx.worker?.commit;

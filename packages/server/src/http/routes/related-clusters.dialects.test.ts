@@ -47,6 +47,11 @@ describe.each(testDialects())('related clusters on %s', (dialect) => {
     await claim('c1', 'card_c', '198.51.100.1', 'c1@gmail.com', 'OTHER');
     clusters.c = await claim('c2', 'card_c', '198.51.100.2', 'c2@gmail.com', 'OTHER');
     clusters.d = await claim('d1', 'card_d', '203.0.113.9', 'd1@gmail.com');
+    // A ring on IPv6: two halves in one /64 (spelt differently), another code, another domain.
+    await claim('e1', 'card_e', '2001:db8:7:1::11', 'e1@gmail.com', 'V6A');
+    clusters.e = await claim('e2', 'card_e', '2001:db8:7:1::12', 'e2@gmail.com', 'V6A');
+    await claim('f1', 'card_f', '2001:0db8:0007:0001:0:0:0:21', 'f1@gmail.com', 'V6B');
+    clusters.f = await claim('f2', 'card_f', '2001:db8:7:1:0::22', 'f2@gmail.com', 'V6B');
   });
   afterAll(() => t.close());
 
@@ -67,5 +72,16 @@ describe.each(testDialects())('related clusters on %s', (dialect) => {
     expect(ofA[1]!.shared).toEqual([{ kind: 'promo', value: 'RING50' }]);
     expect((await related(clusters.b!))[0]!.clusterId).toBe(clusters.a);
     expect(await related(clusters.c!)).toEqual([]);
+  });
+
+  it('links clusters that share an IPv6 /64, whichever way the addresses are written', async () => {
+    expect(clusters.e).not.toBe(clusters.f);
+    expect(await related(clusters.e!)).toEqual([
+      {
+        clusterId: clusters.f,
+        accounts: ['f1', 'f2'],
+        shared: [{ kind: 'network', value: '2001:db8:7:1::/64' }],
+      },
+    ]);
   });
 });

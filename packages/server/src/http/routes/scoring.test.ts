@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idTime } from '../../decisions/decision-id.ts';
-import { unpackDecision } from '../../decisions/packed-row.ts';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import type { TestApp } from '../../testing/context.ts';
 import {
@@ -64,11 +63,8 @@ describe('POST /collect and /verify', () => {
       // A time-ordered UUID (version 7) whose first 48 bits are the decision's time.
       expect(d.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(idTime(d.request_id)).toBe(Date.parse(d.timestamp));
-      const row = await t.ctx.database.db
-        .selectFrom('decisions')
-        .selectAll()
-        .where('id', '=', d.request_id)
-        .executeTakeFirstOrThrow();
+      // As the decision log reads it back: the stored row with its packed parts and workspace in place.
+      const row = await t.ctx.services.decisions.byId(d.request_id);
       expect(row).toMatchObject({
         site_id: w.site.id,
         workspace_id: w.workspaceId,
@@ -85,9 +81,8 @@ describe('POST /collect and /verify', () => {
         action: 'review',
         ruleset_version: 'rs_fake',
       });
-      const recorded = unpackDecision(row);
-      expect(JSON.parse(recorded.response)).toEqual(d);
-      expect(JSON.parse(recorded.features)).toEqual({ amount: 42 });
+      expect(JSON.parse(row?.response ?? '')).toEqual(d);
+      expect(JSON.parse(row?.features ?? '')).toEqual({ amount: 42 });
     });
 
     it('carries the challenge descriptor when the action is challenge', async () => {

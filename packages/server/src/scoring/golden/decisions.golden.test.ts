@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { withParts } from '../../decisions/packed-row.ts';
+import { decisionById } from '../../decisions/transaction-queries.ts';
 import { buildApp } from '../../http/app.ts';
 import { createTestWorkspace } from '../../testing/accounts.ts';
 import { createTestContext } from '../../testing/context.ts';
@@ -67,13 +67,10 @@ async function run(): Promise<Outcome[]> {
       const parts = [String(res.statusCode), normalise(JSON.stringify(json.data ?? json.error))];
       const id = json.data?.request_id;
       if (typeof id === 'string' && res.statusCode === 201) {
-        const row = await ctx.database.db
-          .selectFrom('decisions')
-          .selectAll()
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
         // The row as recorded, its packed JSON parts unpacked in their column places.
-        const unpacked: Record<string, unknown> = { ...withParts(row) };
+        const row = await decisionById(ctx.database.db, id);
+        if (!row) throw new Error(`decision ${id} not recorded`);
+        const unpacked: Record<string, unknown> = { ...row };
         const stored = Object.keys(row)
           .filter((column) => column !== 'decision_ms' && !column.startsWith('packed'))
           .map((column) => [column, unpacked[column]]);

@@ -19,6 +19,7 @@ import { decisionPacked } from './022_decision_packed.ts';
 import { decisionRetention } from './023_decision_retention.ts';
 import { storageProbe } from './024_storage_probe.ts';
 import { entityLabels } from './025_entity_labels.ts';
+import { decisionKeyIndexes } from './026_decision_key_indexes.ts';
 import type { Dialect } from './types.ts';
 
 /** Versioned migrations, in order. Never edit one that has shipped: add the next. */
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '023_decision_retention': decisionRetention(dialect),
         '024_storage_probe': storageProbe(dialect),
         '025_entity_labels': entityLabels(dialect),
+        '026_decision_key_indexes': decisionKeyIndexes(dialect),
       };
     },
   };
