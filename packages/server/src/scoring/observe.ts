@@ -9,6 +9,7 @@ import { buildFeatures, type Features } from './features.ts';
 import { outcomeWrites } from './history.ts';
 import { admit, type ScoringRateLimit } from './rate-limit.ts';
 import type { SharedState } from './shared-state.ts';
+import { deviceEvidenceRisk } from './signals/device-carry.ts';
 import { CARRIED, evidenceRisk } from './signals/session.ts';
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
@@ -76,6 +77,7 @@ export class Observer {
     const writes = outcomeWrites(input.site.id, result.device_id, result.risk_score, {
       tokenId,
       evidenceRisk: evidenceRisk(result.signals),
+      deviceRisk: deviceEvidenceRisk(result.signals),
       previousToken: f.history?.token_recent_risk ?? 0,
       previousDevice: f.history?.device_recent_risk ?? 0,
     });
