@@ -74,15 +74,16 @@ module.exports = {
         'storage/ (database, migrations, table types) sits at the bottom: it imports no layer above it.',
       from: { path: `${SERVER}storage/`, pathNot: TESTS },
       to: {
-        path: `${SERVER}(http|scoring|decisions|rules|challenge|webhooks|sso|workspace|audit|entities|overview|cluster)/`,
+        path: `${SERVER}(http|pipeline|scoring|decisions|rules|challenge|webhooks|sso|workspace|audit|entities|overview|cluster)/`,
       },
     },
     {
       name: 'signals-without-io',
       severity: 'error',
-      comment: 'A signal is a pure function of the evidence: no storage, HTTP, state or webhook module.',
+      comment:
+        'A signal is a pure function of the evidence: no storage, HTTP, request pipeline, state or webhook module.',
       from: { path: `${SERVER}scoring/signals/`, pathNot: TESTS },
-      to: { path: `${SERVER}(storage|http|state|webhooks|decisions)/` },
+      to: { path: `${SERVER}(storage|http|pipeline|state|webhooks|decisions)/` },
     },
     {
       name: 'only-http-to-http',

@@ -43,7 +43,7 @@ type Body = {
   idempotency_key?: string;
 };
 
-/** A UUID version 7 (time first), as Warden's decision and delivery ids (scoring/decision-id.ts). */
+/** A UUID version 7 (time first), as Warden's decision and delivery ids (decisions/decision-id.ts). */
 function timeOrderedId(nowMs: number): string {
   const time = nowMs.toString(16).padStart(12, '0');
   return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;

@@ -6,7 +6,7 @@
  * Options: --decisions <n> (default 200 of each kind), --rounds <n> (default 20).
  */
 import { packDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
-import { decisionData } from '../packages/server/src/scoring/record.ts';
+import { decisionData } from '../packages/server/src/pipeline/record.ts';
 import { createTestWorkspace } from '../packages/server/src/testing/accounts.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
 import { arg } from './lib/args.ts';

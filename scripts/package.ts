@@ -69,10 +69,10 @@ async function stage(dir: string): Promise<void> {
   for (const file of fs.readdirSync(path.join(PACKAGES, 'server', 'dist'))) {
     if (file.endsWith('.mjs')) copy(`server/dist/${file}`, path.join(dir, 'server', 'dist', file));
   }
-  // The decision writer thread runs these plain modules from src/ (scoring/writer-thread.ts).
+  // The decision writer thread runs these plain modules from src/ (decisions/writer-thread.ts).
   for (const file of [
-    'scoring/decision-writer.worker.mjs',
-    'scoring/decision-commit.mjs',
+    'decisions/decision-writer.worker.mjs',
+    'decisions/decision-commit.mjs',
     'storage/sqlite-connection.mjs',
   ]) {
     copy(`server/src/${file}`, path.join(dir, 'server', 'src', file));

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
+import type { RemoteCommit } from './decisions/decision-writer.ts';
 import type { Readiness } from './readiness.ts';
-import type { RemoteCommit } from './scoring/decision-writer.ts';
 import type { IdentityService } from './scoring/identity.ts';
 import type { SharedState } from './scoring/shared-state.ts';
 import type { Services } from './services.ts';

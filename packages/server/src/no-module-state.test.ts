@@ -16,7 +16,7 @@ const ALLOWED: Record<string, string> = {
   'rules/cel.ts LIST_FUNCTIONS': 'constant set of function names, never changed',
   'rules/cel.ts environment':
     'the CEL environment: variables and functions registered once at load, never changed; evaluations share nothing',
-  'scoring/decision-writer.worker.mjs statements':
+  'decisions/decision-writer.worker.mjs statements':
     "the writer thread's entry module: its scope is that thread's own state (one connection, its statements)",
   'storage/wal-checkpointer.worker.mjs timer':
     "the checkpointer thread's entry module: its scope is that thread's own state (its next round)",
@@ -37,8 +37,6 @@ const ALLOWED: Record<string, string> = {
   'storage/db.ts pgModule':
     'the pg driver module, loaded on the first PostgreSQL open (a require cache entry)',
   'webhooks/address-policy.ts RELAXABLE': 'constant set of address categories',
-  'webhooks/crash-child.ts outbox': 'a test child process entry script: it is its own composition root',
-  'webhooks/crash-child.ts dispatcher': 'a test child process entry script: it is its own composition root',
   'cli-args.ts SWITCH_SETTINGS': 'constant set of setting names',
   'entities/related-clusters.ts COMMON_MAIL': 'constant set of free-mail domains',
   'scoring/account-key.ts PLACEHOLDER_ACCOUNTS': 'constant set of placeholder account ids',

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import type { RemoteCommit } from '../decisions/decision-writer.ts';
 import { buildApp } from '../http/app.ts';
 import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
-import type { RemoteCommit } from '../scoring/decision-writer.ts';
 import type { IdentityService } from '../scoring/identity.ts';
 import { listenOrExplain, untilSignal } from '../serve-steps.ts';
 import { answerMetricsRequests } from './cluster-metrics.ts';

@@ -1,10 +1,10 @@
 import type { Signal } from '@warden/protocol';
 import type { WriterMetrics } from '../metrics.ts';
-import type { DecisionWriter, RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { OutboxSignal } from '../webhooks/outbox.ts';
 import type { ClusterDecisions } from './cluster-queries.ts';
+import type { DecisionWriter, RemoteCommit } from './decision-writer.ts';
 import type { HistoryDecisions } from './history-queries.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
 import type { RuleDecisions } from './rule-queries.ts';
@@ -55,7 +55,7 @@ export interface LabelTarget {
 export interface DecisionLog {
   /**
    * Record a decision with its outbox row and its idempotency key row in one transaction (group
-   * commit, scoring/decision-writer.ts). False: the key was taken by another decision meanwhile,
+   * commit, decisions/decision-writer.ts). False: the key was taken by another decision meanwhile,
    * and nothing was written. `signals`: the array `row.signals` was serialised from, when the
    * caller has it (the webhook payload is built from it instead of parsing the column back).
    */

@@ -6,7 +6,7 @@ import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { PACKED_COLUMNS } from './packed-row.ts';
 
 /**
- * Every query of the `idempotency_keys` table (scoring/idempotency.ts explains the keys): the key
+ * Every query of the `idempotency_keys` table (pipeline/idempotency.ts explains the keys): the key
  * row is written in its decision's commit, and a key is only as taken as its decision is recorded,
  * so these join or test the `decisions` table and live with its owner.
  */

@@ -1,7 +1,6 @@
 import type { Signal } from '@warden/protocol';
 import { sql } from 'kysely';
 import type { WriterMetrics } from '../metrics.ts';
-import { DecisionWriter, type RemoteCommit } from '../scoring/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { OutboxSignal } from '../webhooks/outbox.ts';
@@ -13,6 +12,7 @@ import type {
   HourlyCounts,
   LabelTarget,
 } from './decision-log.ts';
+import { DecisionWriter, type RemoteCommit } from './decision-writer.ts';
 import { HistoryDecisions } from './history-queries.ts';
 import { RuleDecisions } from './rule-queries.ts';
 import {

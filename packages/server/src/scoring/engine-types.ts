@@ -11,10 +11,10 @@ import type {
   Signal,
 } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
+import type { ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { SitesTable } from '../storage/schema.ts';
-import type { ScoringRateLimit } from './rate-limit.ts';
 import type { StoredRuleInput } from './rule-input.ts';
 
 export type {

@@ -1,12 +1,12 @@
 import type SqliteDatabase from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DecisionWriter } from '../decisions/decision-writer.ts';
 import type { Database } from '../storage/db.ts';
 import { openSqlite } from '../storage/sqlite-connection.mjs';
 import { openFileTestDatabase } from '../testing/context.ts';
 import { OutboxSignal } from '../webhooks/outbox.ts';
 import { createSite } from '../webhooks/test-fixtures.ts';
-import { DecisionWriter } from './decision-writer.ts';
 import { ExpirySweeper } from './expiry-sweeper.ts';
 
 describe('the expiry sweeper on a SQLite file', () => {

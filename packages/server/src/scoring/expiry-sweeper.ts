@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { sweepUsedChallenges } from '../challenge/index.ts';
 import { type RetentionSettings, sweepRetention } from '../decisions/retention.ts';
+import { sweepIdempotencyKeys } from '../pipeline/idempotency.ts';
 import type { DB } from '../storage/db.ts';
 import { deleteDeliveriesOfDecisions } from '../webhooks/outbox.ts';
-import { sweepIdempotencyKeys } from './idempotency.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 type Sweep = (db: Kysely<DB>, now: number) => Promise<unknown>;

@@ -1,4 +1,5 @@
 import type { StableFingerprint } from '../fingerprint/device-id.ts';
+import { admit, type ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import { eventVariables, isRuleSignal } from '../rules/apply.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
 import type { HotStateWrite } from '../state/writes.ts';
@@ -7,7 +8,6 @@ import type { ObservedEvent } from './decide-event.ts';
 import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type Features } from './features.ts';
 import { outcomeWrites } from './history.ts';
-import { admit, type ScoringRateLimit } from './rate-limit.ts';
 import type { SharedState } from './shared-state.ts';
 import { deviceEvidenceRisk } from './signals/device-carry.ts';
 import { CARRIED, evidenceRisk } from './signals/session.ts';

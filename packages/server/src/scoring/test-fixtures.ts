@@ -4,13 +4,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
+import { decisionData, decisionRow } from '../pipeline/record.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { mulberry32 } from '../testing/rng.ts';
 import { behaviorMetrics } from './behavior-metrics.ts';
 import type { EngineResult, ScoringInput, ScoringRequest } from './engine-types.ts';
 import type { Features } from './features.ts';
 import type { HistoryCounts } from './history.ts';
-import { decisionData, decisionRow } from './record.ts';
 
 export const HUMAN_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';

@@ -1,5 +1,5 @@
 // Plain JavaScript (no TypeScript loader needed): loaded by the main thread through db.ts and by
-// the decision writer thread (scoring/decision-writer.worker.mjs), which opens its own connection.
+// the decision writer thread (decisions/decision-writer.worker.mjs), which opens its own connection.
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';

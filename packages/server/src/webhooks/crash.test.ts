@@ -13,7 +13,7 @@ import {
   startReceiver,
 } from './test-fixtures.ts';
 
-const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../testing/crash-child.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const KILLS = 5;
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { kyselyOnRunner } from '../scoring/writer-kysely.ts';
+import { kyselyOnRunner } from '../decisions/writer-kysely.ts';
 import type { Database } from '../storage/db.ts';
 import { openTestDatabase } from '../testing/context.ts';
 import { readConfiguration } from './configuration.ts';

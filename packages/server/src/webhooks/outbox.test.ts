@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { idTime } from '../decisions/decision-id.ts';
 import { type DecisionLog, openDecisionLog } from '../decisions/decision-log.ts';
-import { idTime } from '../scoring/decision-id.ts';
 import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries, OutboxSignal } from './outbox.ts';

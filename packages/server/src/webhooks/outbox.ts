@@ -1,6 +1,6 @@
 import type { Signal } from '@warden/protocol';
 import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
-import { timeOrderedId } from '../scoring/decision-id.ts';
+import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
 import { plansWith } from '../workspace/permissions.ts';

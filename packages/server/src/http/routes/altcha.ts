@@ -5,7 +5,7 @@ import { issueAltchaV2Challenge } from '../../challenge/altcha-v2.ts';
 import { parseDifficulty } from '../../challenge/index.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
+import { enforceScoringRateLimit } from '../../pipeline/rate-limit.ts';
 import type { SitesTable } from '../../storage/schema.ts';
 import { EXPOSED_HEADERS, findSiteByKey } from '../site-auth.ts';
 import type { App } from '../types.ts';

@@ -8,8 +8,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import { scoreAndRecord } from '../../pipeline/record.ts';
 import type { ScoringEngine, ScoringRequest } from '../../scoring/engine-types.ts';
-import { scoreAndRecord } from '../../scoring/record.ts';
 import { ok } from '../envelope.ts';
 import { type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { enforceScoringRateLimit } from '../../pipeline/rate-limit.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
-import { enforceScoringRateLimit } from '../../scoring/rate-limit.ts';
 import type { SitesTable } from '../../storage/schema.ts';
 import { browserErrorCors, type Surface, scoringSiteOf, siteAuthHook } from '../site-auth.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idTime } from '../../decisions/decision-id.ts';
 import { unpackDecision } from '../../decisions/packed-row.ts';
-import { idTime } from '../../scoring/decision-id.ts';
 import { createTestWorkspace, type TestWorkspace } from '../../testing/accounts.ts';
 import type { TestApp } from '../../testing/context.ts';
 import {

@@ -1,19 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
 import type { AppContext } from '../context.ts';
+import { timeOrderedId } from '../decisions/decision-id.ts';
 import { packDecision } from '../decisions/packed-row.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { RuledDecision } from '../rules/apply.ts';
-import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
-import { linkedBrowserDecision } from './browser-session.ts';
-import { timeOrderedId } from './decision-id.ts';
+import { linkedBrowserDecision } from '../scoring/browser-session.ts';
 import type {
   DecisionTimeline,
   EngineResult,
   ScoringEngine,
   ScoringInput,
   ScoringRequest,
-} from './engine-types.ts';
+} from '../scoring/engine-types.ts';
+import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import {
   beginIdempotent,
   bodyHashOf,

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { PACKAGES_DIR } from '../paths.ts';
 import type { BoundWrite, CommitResult, CommitStatements } from './decision-commit.mjs';
 
-const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/scoring/decision-writer.worker.mjs');
+const WRITER_THREAD = path.join(PACKAGES_DIR, 'server/src/decisions/decision-writer.worker.mjs');
 
 /** Commits bound writes somewhere (the thread, or this thread when it cannot). */
 export type BoundCommitter = (writes: BoundWrite[]) => Promise<CommitResult>;

@@ -1,8 +1,7 @@
 import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { decisionInsertTemplate, decisionRowsInsert } from '../decisions/decision-insert.ts';
-import { takeKeyQuery, takeKeysQuery } from '../decisions/key-queries.ts';
 import { UNOBSERVED_WRITER, type WriterMetrics } from '../metrics.ts';
+import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore } from '../pipeline/idempotency.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
@@ -22,7 +21,8 @@ import {
   type CommitStatements,
   decisionCommit,
 } from './decision-commit.mjs';
-import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore } from './idempotency.ts';
+import { decisionInsertTemplate, decisionRowsInsert } from './decision-insert.ts';
+import { takeKeyQuery, takeKeysQuery } from './key-queries.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
@@ -156,7 +156,7 @@ export class DecisionWriter {
 
 /**
  * A decision committed by another process's writer (it answers as `DecisionWriter.write`), with
- * the hot-state writes of its outcome applied there once it is recorded (scoring/record.ts).
+ * the hot-state writes of its outcome applied there once it is recorded (pipeline/record.ts).
  */
 export type RemoteCommit = (
   row: DecisionsTable,

@@ -13,9 +13,9 @@ import { openDecisionLog } from '../decisions/decision-log.ts';
 import type { Services } from '../services.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { migrate, openDatabase } from '../storage/db.ts';
-import { WebhookDispatcher } from './dispatcher.ts';
-import { OutboxSignal } from './outbox.ts';
-import { decisionRow } from './test-fixtures.ts';
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { OutboxSignal } from '../webhooks/outbox.ts';
+import { decisionRow } from '../webhooks/test-fixtures.ts';
 
 const [mode, siteId, workspaceId] = process.argv.slice(2);
 if (!siteId || !workspaceId || (mode !== 'load' && mode !== 'drain')) {
