@@ -1,4 +1,4 @@
-import { type ScreenLayout, screenLayout } from '../browsers/desktop-input.ts';
+import { type ScreenLayout, screenLayout } from '../browsers/screen-layout.ts';
 import type { Sample } from '../lib/traces.ts';
 import type { Reach } from './reaches.ts';
 

@@ -1,6 +1,6 @@
 import { HumanScript } from '../../e2e/support/human-input.ts';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
-import type { ScreenLayout } from '../browsers/desktop-input.ts';
+import type { ScreenLayout } from '../browsers/screen-layout.ts';
 import { carryReach, moveAlong, type ReachTiming, signInLegs } from './carry.ts';
 import type { Reach } from './reaches.ts';
 
