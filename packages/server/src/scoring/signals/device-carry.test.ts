@@ -30,6 +30,9 @@ describe('the risk a decision leaves on its device', () => {
     ];
     expect(deviceEvidenceRisk(device)).toBe(50);
   });
+  it('carries the behaviour tells of a page that showed automation (a driver, not a person)', () => {
+    expect(deviceEvidenceRisk([sig('automation_cdp', 35), sig('mouse_straight_path', 35)])).toBe(70);
+  });
   it('carries the whole evidence of a page that reached block', () => {
     const blocked = [
       sig('mouse_straight_path', 35),
