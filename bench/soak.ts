@@ -7,7 +7,8 @@
  * and the server's CPU time per request (all its threads: the cost of a garbage-collector setting);
  * for the tail: the requests answered after more than 1 s, the slowest, and per sample and over
  * the run the longest event-loop delay and group commit the server saw (its /metrics; the commit
- * from its histogram's buckets: "≤ bound").
+ * from its histogram's buckets: "≤ bound"), and over the run the longest writer-thread transaction
+ * and statement and GC pause of each kind (bucket bounds too).
  * Options: --minutes <m> (default 30), --connections <n> (default 16), --port <p> (default 20080),
  * --memory-mb <mb> (sets WARDEN_MEMORY_MB for the server), --plan free|pro|enterprise (default pro;
  * identity clusters are built on pro and enterprise only), --detail (with each sample: anonymous and
@@ -36,6 +37,14 @@ if (BODY !== 'context' && BODY !== 'evidence') throw new Error('--body is contex
 const bodyOf = BODY === 'evidence' ? (n: number) => evidenceBody(n, n % 2 === 0) : highCardinalityBody;
 const NODE_ARGS = (arg('node-args') ?? '').split(' ').filter(Boolean);
 const SAMPLE_MS = 10_000;
+/** Pauses of the writer thread and of the main thread's GC, from /metrics (bench/lib/timeline.ts). */
+const PAUSE_SERIES = [
+  ['warden_writer_thread_seconds{part="transaction"}', 'writer-thread transaction'],
+  ['warden_writer_thread_seconds{part="statement"}', 'writer-thread statement'],
+  ['nodejs_gc_duration_seconds{kind="minor"}', 'GC minor'],
+  ['nodejs_gc_duration_seconds{kind="major"}', 'GC major'],
+  ['nodejs_gc_duration_seconds{kind="incremental"}', 'GC incremental'],
+] as const;
 const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
@@ -58,6 +67,8 @@ async function main(): Promise<void> {
   let slowestMs = 0;
   let loopMaxMs = 0;
   let commitMax = 0;
+  /** The slowest bound seen over the run, per series of the writer thread and of the GC. */
+  const longest = new Map<string, number>(PAUSE_SERIES.map(([series]) => [series, 0]));
   const baseUrl = `http://127.0.0.1:${PORT}`;
   await eventLoopDelay(baseUrl); // starts the first delay window
   let timeline: MetricsSnapshot = await scrapeTimeline(baseUrl);
@@ -75,6 +86,8 @@ async function main(): Promise<void> {
     const loop = await eventLoopDelay(baseUrl);
     const now = await scrapeTimeline(baseUrl);
     const commit = slowestBound(timeline, now, 'warden_commit_seconds');
+    for (const [series] of PAUSE_SERIES)
+      longest.set(series, Math.max(longest.get(series)!, slowestBound(timeline, now, series)));
     timeline = now;
     loopMaxMs = Math.max(loopMaxMs, loop.maxMs);
     commitMax = Math.max(commitMax, commit);
@@ -143,6 +156,9 @@ async function main(): Promise<void> {
   console.log(
     `tail: ${overOneSecond} requests over 1 s, the slowest ${slowestMs.toFixed(0)} ms; event-loop delay max ` +
       `${loopMaxMs.toFixed(1)} ms; longest group commit ≤ ${commitMax * 1000} ms (10 s samples)`,
+  );
+  console.log(
+    `longest pauses (histogram bucket bounds): ${PAUSE_SERIES.map(([series, label]) => `${label} ≤ ${longest.get(series)! * 1000} ms`).join(', ')}`,
   );
   console.log(
     `server CPU (all threads): ${(cpuMs / 1000).toFixed(0)} s, ${((cpuMs * 1000) / done).toFixed(0)} µs per request`,

@@ -1,8 +1,9 @@
 /**
  * The server's own view of where a /verify request's time went, read from its /metrics: the
  * histograms of the request timeline (`warden_decision_stage_seconds` by stage), the group commit
- * (`warden_commit_batch_size`, `warden_commit_wait_seconds`, `warden_commit_seconds`) and the WAL
- * checkpoints (`warden_wal_checkpoint_seconds`), as the difference between two scrapes (one
+ * (`warden_commit_batch_size`, `warden_commit_wait_seconds`, `warden_commit_seconds`), the writer
+ * thread's side of it (`warden_writer_thread_seconds`), the WAL checkpoints
+ * (`warden_wal_checkpoint_seconds`) and the main thread's GC pauses (`nodejs_gc_duration_seconds`), as the difference between two scrapes (one
  * benchmark phase). Quantiles are the upper bounds of Prometheus buckets: coarse, but the server's.
  */
 const TIMELINE_METRICS = [
@@ -10,7 +11,10 @@ const TIMELINE_METRICS = [
   'warden_commit_wait_seconds',
   'warden_commit_seconds',
   'warden_commit_batch_size',
+  'warden_writer_thread_seconds',
+  'warden_writer_group_batches',
   'warden_wal_checkpoint_seconds',
+  'nodejs_gc_duration_seconds',
 ] as const;
 
 /** Per histogram series (name and labels but `le`): cumulative bucket counts by bound, sum, count. */

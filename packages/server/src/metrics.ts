@@ -34,12 +34,24 @@ export type DecisionStage = (typeof DECISION_STAGES)[number];
 export interface WriterMetrics {
   /** One group commit: its decisions, how long the first of them waited to be sent, the commit's time. */
   commitBatch(size: number, waitSeconds: number, commitSeconds: number): void;
+  /**
+   * One batch as the writer thread saw it: how long it waited there (sent → the start of the
+   * transaction that took it), that transaction's time and how many batches it took together.
+   */
+  writerThread(queuedSeconds: number, transactionSeconds: number, batches: number): void;
+  /** One statement other writers ran in the writer thread (sweeps, the webhook dispatcher's). */
+  writerStatement(seconds: number): void;
   /** One round of the WAL checkpointer thread (storage/wal-checkpointer.ts). */
   checkpoint(seconds: number): void;
 }
 
 /** Where a process without metrics (tests, CLI commands) sends the writer's. */
-export const UNOBSERVED_WRITER: WriterMetrics = { commitBatch() {}, checkpoint() {} };
+export const UNOBSERVED_WRITER: WriterMetrics = {
+  commitBatch() {},
+  writerThread() {},
+  writerStatement() {},
+  checkpoint() {},
+};
 
 /** The route label of a request that matched no route (404s of unknown paths). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -201,6 +213,29 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
         registers: [registry],
       }),
   );
+  const writerThread = metric(
+    registry,
+    'warden_writer_thread_seconds',
+    () =>
+      new Histogram({
+        name: 'warden_writer_thread_seconds',
+        help: 'The decision writer thread: a group commit batch waiting there (queued), the transaction that took it (transaction); a statement of other writers, sweeps and the webhook dispatcher (statement)',
+        labelNames: ['part'] as const,
+        buckets: STAGE_BUCKETS,
+        registers: [registry],
+      }),
+  );
+  const groupBatches = metric(
+    registry,
+    'warden_writer_group_batches',
+    () =>
+      new Histogram({
+        name: 'warden_writer_group_batches',
+        help: 'Group commit batches taken by the writer thread transaction that committed a batch (those sent while the one before it ran)',
+        buckets: BATCH_BUCKETS,
+        registers: [registry],
+      }),
+  );
   const checkpoints = metric(
     registry,
     'warden_wal_checkpoint_seconds',
@@ -228,6 +263,9 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
   const shadowHits = rules.labels('shadow');
   const challengeChild = bound((outcome) => challenges.labels(outcome));
   const stageChildren = DECISION_STAGES.map((stage) => stages.labels(stage));
+  const threadQueued = writerThread.labels('queued');
+  const threadTransaction = writerThread.labels('transaction');
+  const threadStatement = writerThread.labels('statement');
 
   const metrics: ServiceMetrics = {
     request(method, route, status, seconds) {
@@ -256,6 +294,14 @@ export function serviceMetrics(registry: Registry): ServiceMetrics {
       batchSize.observe(size);
       batchWait.observe(waitSeconds);
       commitTime.observe(commitSeconds);
+    },
+    writerThread(queuedSeconds, transactionSeconds, batches) {
+      threadQueued.observe(queuedSeconds);
+      threadTransaction.observe(transactionSeconds);
+      groupBatches.observe(batches);
+    },
+    writerStatement(seconds) {
+      threadStatement.observe(seconds);
     },
     checkpoint(seconds) {
       checkpoints.observe(seconds);

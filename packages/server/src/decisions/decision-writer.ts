@@ -90,7 +90,13 @@ export class DecisionWriter {
       this.thread = sqlite.thread;
     } else this.commitBatch = kyselyCommitter(database.db, outbox);
     const thread = this.thread;
-    this.writes = thread ? kyselyOnRunner((sql, parameters) => thread.run(sql, parameters)) : database.db;
+    this.writes = thread
+      ? kyselyOnRunner(async (sql, parameters) => {
+          const result = await thread.run(sql, parameters);
+          if (result.ms !== undefined) metrics.writerStatement(result.ms / 1000);
+          return result;
+        })
+      : database.db;
   }
 
   /** Settles once commits can be sent: the writer thread has opened the file (or failed over). */
@@ -107,12 +113,15 @@ export class DecisionWriter {
     const done = new Promise<boolean>((resolve, reject) =>
       this.queue.push({ write: { row, key, signals }, resolve, reject }),
     );
-    // The first write of a turn schedules the flush that takes every write queued until then: at
-    // once when no commit is under way, else as soon as it is answered (no timer either way).
+    // The first write of a turn schedules the flush that takes every write queued until then (no
+    // timer): to the writer thread at once, which takes the batches that reach it during a
+    // transaction into its next one; elsewhere at once when no commit is under way, else as soon
+    // as it is answered.
     if (this.queue.length === 1) {
       this.queuedSince = performance.now();
       setImmediate(() => {
-        this.flushing = this.flushing.then(() => this.flush());
+        if (this.thread) void this.flush();
+        else this.flushing = this.flushing.then(() => this.flush());
       });
     }
     return done;
@@ -130,6 +139,8 @@ export class DecisionWriter {
     try {
       const result = await this.commitBatch(batch.map((p) => p.write));
       this.metrics.commitBatch(batch.length, waited / 1000, (performance.now() - sent) / 1000);
+      const { thread } = result;
+      if (thread) this.metrics.writerThread(thread.queuedMs / 1000, thread.ms / 1000, thread.batches);
       queued = result.queued;
       deliveries.push(...result.deliveries);
       for (const [i, p] of batch.entries()) p.resolve(result.recorded[i]!);
@@ -149,8 +160,13 @@ export class DecisionWriter {
       }
     }
     // Committed deliveries go to this process's dispatcher (or wake it); any not known exactly too.
-    if (deliveries.length > 0) this.outbox.committed(deliveries);
-    if (queued > deliveries.length) this.outbox.queued();
+    // In the next turn: the batch's answers are sent first, the webhook requests (signing, sockets)
+    // after them, never in their way.
+    if (deliveries.length > 0 || queued > deliveries.length)
+      setImmediate(() => {
+        if (deliveries.length > 0) this.outbox.committed(deliveries);
+        if (queued > deliveries.length) this.outbox.queued();
+      });
   }
 }
 

@@ -13,6 +13,8 @@ export interface StatementResult {
   rows: unknown[];
   changes?: number;
   lastInsertRowid?: number;
+  /** How long it ran in the writer thread (when it ran there), in ms. */
+  ms?: number;
 }
 /** Runs one SQL statement with its parameters somewhere (the thread, or this thread). */
 export type StatementRunner = (sql: string, parameters: readonly unknown[]) => Promise<StatementResult>;
@@ -68,7 +70,12 @@ export class WriterThread {
     return new Promise((resolve, reject) => {
       this.holdOpen();
       this.pending.set(id, { writes, resolve, reject });
-      this.worker.postMessage({ type: 'commit', id, writes });
+      this.worker.postMessage({
+        type: 'commit',
+        id,
+        sentAt: performance.timeOrigin + performance.now(),
+        writes,
+      });
     });
   }
 
