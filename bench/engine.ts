@@ -5,7 +5,6 @@
  * custom CEL rules on the site (bench/bench-rules.ts), and prints p50/p99 of engine.score.
  */
 
-import { createEngine } from '../packages/server/src/scoring/engine.ts';
 import {
   FINGERPRINT,
   insertSite,
@@ -13,12 +12,13 @@ import {
   testSite,
 } from '../packages/server/src/scoring/test-fixtures.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
+import { testEngine } from '../packages/server/src/testing/scoring-engine.ts';
 import { createBenchRules } from './bench-rules.ts';
 
 const n = Number(process.argv[2] ?? 10_000);
 const ruleCount = Number(process.argv[3] ?? 50);
 const ctx = await createTestContext();
-const engine = createEngine(ctx);
+const engine = testEngine(ctx);
 const site = testSite('site_bench');
 await insertSite(ctx, site);
 await createBenchRules(ctx, site.id, ruleCount);

@@ -19,7 +19,11 @@ const FILES: Record<string, string> = {
   'packages/dashboard/src/ok.ts': "export { ACTIONS } from '../../protocol/src/index.ts';\n",
   'packages/dashboard/src/wrong.ts':
     "export type { Cluster } from '../../server/src/http/routes/clusters.ts';\n",
+  'packages/dashboard/src/wrong.test.ts':
+    "import type { Db } from '../../server/src/storage/db.ts';\nexport type D = Db;\n",
   'packages/node/src/wrong.ts': "export { track } from '../../browser/src/index.ts';\n",
+  'packages/node/src/wrong-server.ts': "export type { Db } from '../../server/src/storage/db.ts';\n",
+  'packages/node/src/client.test.ts': "import '../../server/src/http/app.ts';\n",
   'packages/browser/src/index.ts': 'export const track = 1;\n',
   'packages/browser/src/wrong.ts':
     "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\n",
@@ -77,9 +81,16 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
     expect(cruised.sort()).toEqual(Object.keys(FILES).sort());
   });
 
-  it('the dashboard and the SDKs may not import the server; importing protocol is fine', () => {
-    expect(violations('clients-not-to-server')).toEqual([
+  it('the dashboard may not import the server, not even from a test; importing protocol is fine', () => {
+    expect(violations('dashboard-not-to-server')).toEqual([
+      'packages/dashboard/src/wrong.test.ts -> packages/server/src/storage/db.ts',
       'packages/dashboard/src/wrong.ts -> packages/server/src/http/routes/clusters.ts',
+    ]);
+  });
+
+  it('the SDKs may not import the server; their tests may start one', () => {
+    expect(violations('sdks-not-to-server')).toEqual([
+      'packages/node/src/wrong-server.ts -> packages/server/src/storage/db.ts',
     ]);
   });
 

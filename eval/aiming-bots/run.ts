@@ -18,6 +18,7 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.
  */
+const UNSHAPED = 'mouse_reaches_unshaped';
 const ONE_PACE = 'mouse_reaches_one_pace';
 const UNBRAKED = 'mouse_reaches_unbraked';
 const args = process.argv.slice(2);
@@ -35,22 +36,24 @@ const mousetrap = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.start
 
 interface Tally {
   n: number;
+  unshaped: number;
   onePace: number;
   unbraked: number;
-  /** Pages either aiming tell flagged. */
+  /** Pages any aiming tell flagged. */
   tell: number;
   notAllowed: number;
   blocked: number;
 }
 function tally(evidences: Iterable<BehaviorEvidence>): Tally {
-  const t: Tally = { n: 0, onePace: 0, unbraked: 0, tell: 0, notAllowed: 0, blocked: 0 };
+  const t: Tally = { n: 0, unshaped: 0, onePace: 0, unbraked: 0, tell: 0, notAllowed: 0, blocked: 0 };
   for (const ev of evidences) {
     const s = scoreLogin(ev);
     const fired = (rule: string) => s.signals.some((x) => x.rule === rule);
     t.n++;
+    if (fired(UNSHAPED)) t.unshaped++;
     if (fired(ONE_PACE)) t.onePace++;
     if (fired(UNBRAKED)) t.unbraked++;
-    if (fired(ONE_PACE) || fired(UNBRAKED)) t.tell++;
+    if (fired(UNSHAPED) || fired(ONE_PACE) || fired(UNBRAKED)) t.tell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -62,6 +65,7 @@ console.log(
   `\n== Path libraries on the form (xdotool scripts of eval:browsers, person-like keys), ${pages} pages each`,
 );
 row('library', [
+  'mouse_reaches_unshaped'.padEnd(32),
   'mouse_reaches_one_pace'.padEnd(32),
   'mouse_reaches_unbraked'.padEnd(32),
   'not allowed'.padEnd(32),
@@ -71,10 +75,15 @@ for (const style of LIBRARIES) {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage(style, 1000 * seed + 17));
   const t = tally(evs);
-  row(style, [share(t.onePace, t.n), share(t.unbraked, t.n), share(t.notAllowed, t.n)]);
+  row(style, [
+    share(t.unshaped, t.n),
+    share(t.onePace, t.n),
+    share(t.unbraked, t.n),
+    share(t.notAllowed, t.n),
+  ]);
 }
 
-console.log(`\n== People (flagged by either aiming tell / review or worse / block or bot)`);
+console.log(`\n== People (flagged by any aiming tell / review or worse / block or bot)`);
 {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage('human', 1000 * seed + 17));

@@ -1,5 +1,7 @@
 // The administration commands (migrate, init, user add, workspace plan, site create): open the
 // configured database, change it, print one JSON object. Loaded by cli.ts only when one of them runs.
+
+import { type Plan, ROLES } from '@warden/protocol/permissions';
 import { oneOf, type ParsedArgs, required, UsageError } from './cli-args.ts';
 import { passwordFrom } from './cli-password.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -10,7 +12,6 @@ import { cancelDeliveriesWithoutPlan } from './webhooks/outbox.ts';
 import { onboard, WrongPasswordError } from './workspace/onboarding.ts';
 import { normaliseOrigins } from './workspace/origins.ts';
 import { hashPassword, verifyPassword } from './workspace/passwords.ts';
-import { type Plan, ROLES } from './workspace/permissions.ts';
 import { announcedSiteChanges } from './workspace/site-change-feed.ts';
 import { createSite } from './workspace/sites.ts';
 import { createUser, findUserByEmail } from './workspace/users.ts';

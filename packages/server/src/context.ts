@@ -40,7 +40,7 @@ export interface WorkerLink {
   identity: IdentityService | undefined;
   commit?: RemoteCommit | undefined;
   /** The shared state scoring observes (the engine's; default: this process's, LocalSharedState). */
-  sharedState?: ((ctx: AppContext) => SharedState) | undefined;
+  sharedState?: ((identity: IdentityService) => SharedState) | undefined;
   /** `/metrics`: every process's metrics summed, gathered by the primary (cluster/cluster-metrics.ts). */
   metrics?: (() => Promise<string>) | undefined;
 }

@@ -1,25 +1,28 @@
 import { BoundedMemo } from './bounded-memo.ts';
 import { parsePowFloor } from './challenge/difficulty.ts';
-import { powKey } from './challenge/index.ts';
+import { issueChallenge, powKey } from './challenge/index.ts';
+import { verifyPowProof } from './challenge/proof.ts';
 import type { AppContext } from './context.ts';
 import { type DecisionLog, openDecisionLog } from './decisions/decision-log.ts';
 import { HardwareProfileWrites } from './fingerprint/hardware.ts';
 import { fingerprintTokenKey } from './fingerprint/token.ts';
+import { ExpirySweeper } from './housekeeping/expiry-sweeper.ts';
 import { AssetCache } from './http/asset-cache.ts';
 import type { ScoringSite } from './http/site-auth.ts';
 import { type ServiceMetrics, serviceMetrics } from './metrics.ts';
 import { RuleStore } from './rules/store.ts';
-import { createEngine } from './scoring/engine.ts';
+import { createEngine, type EngineDeps } from './scoring/engine.ts';
 import type { ScoringEngine } from './scoring/engine-types.ts';
-import { ExpirySweeper } from './scoring/expiry-sweeper.ts';
 import { knownBot } from './scoring/features.ts';
 import { IdentityClusters, type IdentityService } from './scoring/identity.ts';
 import { IpIntel } from './scoring/ip-intel.ts';
+import { LocalSharedState, type LocalStateDeps } from './scoring/shared-state.ts';
 import { StorageSpace } from './storage/storage-space.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { OutboxSignal } from './webhooks/outbox.ts';
 import { SiteChangeFeed } from './workspace/site-change-feed.ts';
 import { SiteKeyCache } from './workspace/site-key-cache.ts';
+import { allSiteIds } from './workspace/sites.ts';
 
 /** The keys derived from the instance secret (HMAC keys of fingerprint tokens and challenges). */
 export interface SigningKeys {
@@ -126,7 +129,7 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
       retention: base.config.retention,
     }),
     get engine() {
-      engine ??= createEngine(ctx, { identity: services.identity });
+      engine ??= createEngine(engineDeps(ctx));
       return engine;
     },
     get dispatcher() {
@@ -136,4 +139,51 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
   };
   const ctx: AppContext = { ...base, services };
   return ctx;
+}
+
+/**
+ * What the scoring engine is built from (scoring/engine.ts `EngineDeps`), taken from the process's
+ * context and services: the engine reaches nothing else. `identity`: the graph the engine's shared
+ * state updates (default: the process's). Each call makes a new shared state (a test's restart).
+ */
+export function engineDeps(ctx: AppContext, identity: IdentityService = ctx.services.identity): EngineDeps {
+  const { services } = ctx;
+  return {
+    rules: services.rules,
+    // This process's shared state, or (a `serve --workers` worker) the primary's, one message per event.
+    shared: ctx.worker?.sharedState?.(identity) ?? new LocalSharedState(localStateDeps(ctx), identity),
+    get hotState() {
+      return ctx.hotState;
+    },
+    challenges: { issue: (site, options) => issueChallenge(ctx, site, options) },
+    ruleTimeBudgetMs: ctx.config.ruleTimeBudgetMs,
+    get logger() {
+      return ctx.logger;
+    },
+    tokenKey: services.keys.fingerprintToken,
+    knownBot: services.memo.knownBot,
+    ipIntel: services.ipIntel,
+    verifyPow: (site, proof) => verifyPowProof(ctx, site, proof),
+  };
+}
+
+/**
+ * What this process's shared state (scoring/shared-state.ts) and its counters are built from. The
+ * hot state, logger and clock are read from the context when used, as they were when the counters
+ * took the whole context (a test may swap them).
+ */
+export function localStateDeps(ctx: AppContext): LocalStateDeps {
+  return {
+    get hotState() {
+      return ctx.hotState;
+    },
+    get logger() {
+      return ctx.logger;
+    },
+    now: () => ctx.now(),
+    get decisions() {
+      return ctx.services.decisions.history;
+    },
+    siteIds: () => allSiteIds(ctx.database.db),
+  };
 }

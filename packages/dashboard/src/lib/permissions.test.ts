@@ -1,16 +1,16 @@
+import * as shared from '@warden/protocol/permissions';
 import { describe, expect, it } from 'vitest';
-import * as server from '../../../server/src/workspace/permissions.ts';
 import { can, OPERATIONS, planAllows, ROLES } from './permissions.ts';
 
 describe('dashboard permission matrix', () => {
-  it('has exactly the server operations and roles', () => {
-    expect([...OPERATIONS].sort()).toEqual([...server.OPERATIONS].sort());
-    expect([...ROLES].sort()).toEqual([...server.ROLES].sort());
+  it('has exactly the operations and roles of the contract', () => {
+    expect([...OPERATIONS].sort()).toEqual([...shared.OPERATIONS].sort());
+    expect([...ROLES].sort()).toEqual([...shared.ROLES].sort());
   });
 
-  it('allows exactly what the server allows, for every role and operation', () => {
-    for (const role of server.ROLES) {
-      for (const op of server.OPERATIONS) expect(can(role, op), `${role} ${op}`).toBe(server.can(role, op));
+  it('allows exactly what the contract allows, for every role and operation', () => {
+    for (const role of shared.ROLES) {
+      for (const op of shared.OPERATIONS) expect(can(role, op), `${role} ${op}`).toBe(shared.can(role, op));
     }
   });
 
@@ -22,7 +22,7 @@ describe('dashboard permission matrix', () => {
     for (const plan of ['free', 'pro', 'enterprise'] as const) {
       for (const demo of [false, true]) {
         for (const feature of ['identity', 'webhooks', 'sso'] as const) {
-          expect(planAllows({ plan, demo }, feature)).toBe(server.planAllows({ plan, demo }, feature));
+          expect(planAllows({ plan, demo }, feature)).toBe(shared.planAllows({ plan, demo }, feature));
         }
       }
     }

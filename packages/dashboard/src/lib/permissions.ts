@@ -1,7 +1,6 @@
 /**
  * SPEC §6 permission matrix and plan gates, for hiding and disabling controls. The server decides;
- * its module (packages/server/src/workspace/permissions.ts) imports nothing, so the dashboard uses
- * the very same matrix rather than a copy.
+ * both read the one matrix of the contract (`@warden/protocol/permissions`), never a copy.
  */
 import {
   type Feature,
@@ -10,19 +9,19 @@ import {
   type Plan,
   ROLES,
   type Role,
-  can as serverCan,
-  planAllows as serverPlanAllows,
-} from '../../../server/src/workspace/permissions.ts';
+  can as sharedCan,
+  planAllows as sharedPlanAllows,
+} from '@warden/protocol/permissions';
 
 export type { Feature, Operation, Plan, Role };
 export { OPERATIONS, ROLES };
 
 /** Whether `role` may do `operation`; nobody without a role may do anything. */
 export function can(role: Role | null | undefined, operation: Operation): boolean {
-  return role ? serverCan(role, operation) : false;
+  return role ? sharedCan(role, operation) : false;
 }
 
 /** Plan gates; the demo workspace is exempt from all of them. */
 export function planAllows(workspace: { plan: Plan; demo?: boolean }, feature: Feature): boolean {
-  return serverPlanAllows({ plan: workspace.plan, demo: workspace.demo === true }, feature);
+  return sharedPlanAllows({ plan: workspace.plan, demo: workspace.demo === true }, feature);
 }

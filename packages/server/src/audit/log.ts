@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditEntry as AuditView } from '@warden/protocol/management';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { AuditLogTable } from '../storage/audit-schema.ts';
@@ -125,19 +126,6 @@ export async function audited<T>(
     await recordAudit(trx, actor, describe(result), ctx.now());
     return result;
   });
-}
-
-export interface AuditView {
-  id: string;
-  workspaceId: string;
-  siteId: string | null;
-  actor: { userId: string | null; email: string | null };
-  action: string;
-  targetType: string;
-  targetId: string;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
 }
 
 function view(row: AuditLogTable): AuditView {

@@ -1,7 +1,7 @@
 import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
+import type { ChallengeDeps } from './index.ts';
 import {
   type ChallengeVerification,
   checkChallengeId,
@@ -79,20 +79,20 @@ function sortKeys(value: unknown): unknown {
 }
 
 /** The site's ALTCHA signing key (both forms); only the server holds it. */
-export function altchaKey(ctx: AppContext, site: SitesTable): Buffer {
+export function altchaKey(ctx: ChallengeDeps, site: SitesTable): Buffer {
   return hmac(ctx.services.keys.pow, `altcha|${site.id}`);
 }
 
-function signatureOf(ctx: AppContext, site: SitesTable, parameters: unknown): string {
+function signatureOf(ctx: ChallengeDeps, site: SitesTable, parameters: unknown): string {
   return createHmac('sha256', altchaKey(ctx, site)).update(canonicalJson(parameters)).digest('hex');
 }
 
-function secretCounter(ctx: AppContext, signed: string, counters: number): number {
+function secretCounter(ctx: ChallengeDeps, signed: string, counters: number): number {
   return secretNumber(ctx.services.keys.pow, `v2|${signed}`, counters - 1);
 }
 
 export async function issueAltchaV2Challenge(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   options: { difficulty?: number | undefined; ip: string },
 ): Promise<AltchaV2Challenge> {
@@ -156,7 +156,7 @@ function hexEqual(a: string, b: string): boolean {
  * 16-byte key prefix is a 2^-128 chance), then single use shared with the other forms of the id.
  */
 export async function checkAltchaV2Payload(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   payload: AltchaV2Payload,
 ): Promise<ChallengeVerification> {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { altchaKey, asV2Payload, checkAltchaV2Payload } from './altcha-v2.ts';
+import type { ChallengeDeps } from './index.ts';
 import {
   type ChallengeVerification,
   checkChallengeId,
@@ -35,12 +35,12 @@ function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function signatureOf(ctx: AppContext, site: SitesTable, challenge: string): string {
+function signatureOf(ctx: ChallengeDeps, site: SitesTable, challenge: string): string {
   return createHmac('sha256', altchaKey(ctx, site)).update(challenge).digest('hex');
 }
 
 export async function issueAltchaChallenge(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   options: { difficulty?: number | undefined; ip: string },
 ): Promise<AltchaChallenge> {
@@ -109,7 +109,7 @@ function hexEqual(a: string, b: string): boolean {
  * 3.x given the v2 route, altcha-v2.ts); a valid one is consumed (single use, like verifyChallenge).
  */
 export async function verifyAltchaPayload(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   payload: unknown,
 ): Promise<ChallengeVerification> {
@@ -121,7 +121,7 @@ export async function verifyAltchaPayload(
 }
 
 async function checkAltchaPayload(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   payload: unknown,
 ): Promise<ChallengeVerification> {

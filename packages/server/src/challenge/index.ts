@@ -1,13 +1,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { DB } from '../storage/db.ts';
+import type { Config } from '../config.ts';
+import type { ChallengeOutcome } from '../metrics.ts';
+import type { HotState } from '../state/hot-state.ts';
+import type { Database, DB } from '../storage/db.ts';
 import { deleteExpiredRows } from '../storage/expired-rows.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
-import { effectiveDifficulty, siteFloor } from './difficulty.ts';
+import { effectiveDifficulty, type PowFloors, siteFloor } from './difficulty.ts';
+import type { ChallengeDescriptor, ChallengeFailure, ChallengeVerification } from './types.ts';
 
 export { parseDifficulty } from './difficulty.ts';
+export type { ChallengeDescriptor, ChallengeFailure, ChallengeVerification } from './types.ts';
 
 /**
  * Proof-of-work in the ALTCHA v1 form (SPEC §5). The challenge is stateless: `challenge_id`
@@ -21,23 +25,21 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const MAX_WRONG_ANSWERS = 10;
 const RATE_WINDOW_MS = 10 * 60 * 1000;
 
-export interface ChallengeDescriptor {
-  challenge_id: string;
-  algorithm: 'SHA-256';
-  salt: string;
-  challenge: string;
-  maxnumber: number;
-  difficulty: number;
-  expires_at: string;
-}
-
-export type ChallengeFailure = 'expired' | 'invalid_proof' | 'already_used' | 'unknown_challenge';
-
-export interface ChallengeVerification {
-  valid: boolean;
-  reason?: ChallengeFailure;
-  challenge_id: string;
-  verified_at?: string;
+/**
+ * What issuing and checking challenges use, in the shape of the process's context (which is passed
+ * as it is): the hot state (rates, single use), the PoW key, the clock, the floors, the
+ * `used_challenges` table and the challenge counter.
+ */
+export interface ChallengeDeps {
+  readonly hotState: Pick<HotState, 'hit' | 'claimOnce' | 'remembersSince'>;
+  readonly config: Pick<Config, 'powFloor'>;
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+  readonly services: {
+    readonly keys: { readonly pow: Buffer };
+    readonly memo: { readonly powFloor: PowFloors };
+    readonly metrics: { challenge(outcome: ChallengeOutcome): void };
+  };
 }
 
 export interface ParsedId {
@@ -74,7 +76,7 @@ export function parseId(id: string): ParsedId | undefined {
 }
 
 export async function issueChallenge(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   options: {
     difficulty?: number | undefined;
@@ -120,7 +122,7 @@ function parseNonce(nonce: unknown): number | undefined {
 
 /** Check a proof; a valid one is consumed (single use across processes). */
 export async function verifyChallenge(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   proof: { challenge_id: string; nonce: string | number },
 ): Promise<ChallengeVerification> {
@@ -128,13 +130,13 @@ export async function verifyChallenge(
 }
 
 /** The verification, counted in warden_challenges_total (solved, or the reason it failed). */
-export function counted(ctx: AppContext, verification: ChallengeVerification): ChallengeVerification {
+export function counted(ctx: ChallengeDeps, verification: ChallengeVerification): ChallengeVerification {
   ctx.services.metrics.challenge(verification.valid ? 'solved' : (verification.reason ?? 'invalid_proof'));
   return verification;
 }
 
 async function checkProof(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   proof: { challenge_id: string; nonce: string | number },
 ): Promise<ChallengeVerification> {
@@ -158,7 +160,7 @@ async function checkProof(
 
 /** The challenge named by `id`, when it was issued for this site and has not expired. */
 export function checkChallengeId(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   id: string,
 ): { parsed: ParsedId; signed: string } | 'unknown_challenge' | 'expired' {
@@ -179,7 +181,11 @@ function usedKeyOf(site: SitesTable, parsed: ParsedId): string {
 }
 
 /** A wrong answer; after MAX_WRONG_ANSWERS the challenge is burned. */
-export async function countWrongAnswer(ctx: AppContext, site: SitesTable, parsed: ParsedId): Promise<void> {
+export async function countWrongAnswer(
+  ctx: ChallengeDeps,
+  site: SitesTable,
+  parsed: ParsedId,
+): Promise<void> {
   const wrong = await ctx.hotState.hit(`pow:wrong:${site.id}:${parsed.salt}`, CHALLENGE_TTL_MS);
   if (wrong >= MAX_WRONG_ANSWERS) {
     await ctx.hotState.claimOnce(usedKeyOf(site, parsed), parsed.expiresAt - ctx.now() + 60_000);
@@ -188,7 +194,7 @@ export async function countWrongAnswer(ctx: AppContext, site: SitesTable, parsed
 
 /** A correct answer: valid once, `already_used` after (across processes). */
 export async function consumeChallenge(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   id: string,
   parsed: ParsedId,
@@ -205,7 +211,7 @@ export async function consumeChallenge(
  * also recorded in `used_challenges`, so that a restart does not forget it; false when the row
  * was there already (used before the restart). A shared store (Redis) outlives processes alone.
  */
-async function recordUse(ctx: AppContext, siteId: string, parsed: ParsedId): Promise<boolean> {
+async function recordUse(ctx: ChallengeDeps, siteId: string, parsed: ParsedId): Promise<boolean> {
   if (ctx.hotState.remembersSince === 0) return true;
   const result = await ctx.database.db
     .insertInto('used_challenges')

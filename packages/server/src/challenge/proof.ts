@@ -1,14 +1,14 @@
-import type { AppContext } from '../context.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { verifyAltchaPayload } from './altcha.ts';
-import { type ChallengeVerification, verifyChallenge } from './index.ts';
+import type { ChallengeDeps } from './index.ts';
+import { verifyChallenge } from './index.ts';
+import type { ChallengeVerification, PowProofInput } from './types.ts';
 
-/** A solved challenge in either form: Warden's `{challenge_id, nonce}` or the ALTCHA widget's payload. */
-export type PowProofInput = { challenge_id: string; nonce: string | number } | { altcha: string };
+export type { PowProofInput } from './types.ts';
 
 /** Check (and consume) a proof of work in either form. */
 export function verifyPowProof(
-  ctx: AppContext,
+  ctx: ChallengeDeps,
   site: SitesTable,
   proof: PowProofInput,
 ): Promise<ChallengeVerification> {

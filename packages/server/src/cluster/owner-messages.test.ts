@@ -8,7 +8,7 @@ import { productionScoringServices } from '../http/routes/scoring-area.ts';
 import type { App } from '../http/types.ts';
 import { MINUTE } from '../scoring/history-keys.ts';
 import { LocalSharedState, type StateQuery } from '../scoring/shared-state.ts';
-import { withServices } from '../services.ts';
+import { localStateDeps, withServices } from '../services.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
 import { ownerPair } from '../testing/owner-pair.ts';
@@ -26,7 +26,7 @@ async function workerOnPrimary(env: Record<string, string>) {
   const primary = await createTestContext({ env, now: () => frozen });
   const queries: StateQuery[] = [];
   const commits: number[] = [];
-  const shared = new LocalSharedState(primary, primary.services.identity);
+  const shared = new LocalSharedState(localStateDeps(primary), primary.services.identity);
   const services: OwnedServices = {
     hotState: primary.hotState,
     shared: {

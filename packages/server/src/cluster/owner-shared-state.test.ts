@@ -6,6 +6,7 @@ import { counterEventOfRequest } from '../scoring/counter-ops.ts';
 import { IdentityClusters } from '../scoring/identity.ts';
 import { LocalSharedState, type StateQuery } from '../scoring/shared-state.ts';
 import { insertSite, testSite } from '../scoring/test-fixtures.ts';
+import { localStateDeps } from '../services.ts';
 import { createTestContext } from '../testing/context.ts';
 import { ownerPair } from '../testing/owner-pair.ts';
 import { OwnerSharedState } from './owner-shared-state.ts';
@@ -49,7 +50,7 @@ describe('OwnerSharedState', () => {
   });
 
   it('answers as the primary’s own shared state: one count per event, whichever client asks', async () => {
-    const shared = new LocalSharedState(primary, primary.services.identity);
+    const shared = new LocalSharedState(localStateDeps(primary), primary.services.identity);
     const a = new OwnerSharedState(ownerPair({ hotState: primary.hotState, shared }).client);
     const b = new OwnerSharedState(ownerPair({ hotState: primary.hotState, shared }).client);
     await a.observe(query('acct_a1', { nonce: 'n-1' }));
@@ -64,7 +65,7 @@ describe('OwnerSharedState', () => {
   });
 
   it('updates a worker’s own identity graph when the primary keeps none, and not when refused', async () => {
-    const shared = new LocalSharedState(primary, undefined);
+    const shared = new LocalSharedState(localStateDeps(primary), undefined);
     const ownGraph = new IdentityClusters(primary);
     const worker = new OwnerSharedState(ownerPair({ hotState: primary.hotState, shared }).client, ownGraph);
     const limit: StateQuery['limit'] = ['scoring:s:owner-state-test', 1, 60_000];

@@ -5,6 +5,7 @@ import { closeContext, createContext } from '../main.ts';
 import { Readiness } from '../readiness.ts';
 import { LocalSharedState } from '../scoring/shared-state.ts';
 import { seedDemoAfterListen, untilSignal } from '../serve-steps.ts';
+import { localStateDeps } from '../services.ts';
 import { StartupError } from '../startup-errors.ts';
 import { ClusterMetrics } from './cluster-metrics.ts';
 import { type OwnedServices, serveOwner } from './owner.ts';
@@ -58,7 +59,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<number
   if (writer) track('decisionWriter', writer.ready());
   // With PostgreSQL every worker keeps its own graph and reads the others' rows (as processes do).
   const identity = embeddedStore ? ctx.services.identity : undefined;
-  const shared = new LocalSharedState(ctx, identity);
+  const shared = new LocalSharedState(localStateDeps(ctx), identity);
   const listening = new Set<Worker>();
   const metrics = new ClusterMetrics(ctx.metrics, () => [...listening].map(workerChannel));
   // The workers' events are counted here: rebuild every site's counters before they score.

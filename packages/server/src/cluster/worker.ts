@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
 import type { RemoteCommit } from '../decisions/decision-writer.ts';
 import { buildApp } from '../http/app.ts';
 import { closeContext, createContext } from '../main.ts';
@@ -95,7 +94,7 @@ async function startWorker(config: Config, logger: Logger, channel: Channel) {
   const hotState = config.redisUrl ? undefined : new IpcHotState(owner, Number.isFinite(since) ? since : 0);
   // With the in-process hot state an event's whole shared state is one `observe` on the primary.
   const sharedState = hotState
-    ? (ctx: AppContext) => new OwnerSharedState(owner, embeddedStore ? undefined : ctx.services.identity)
+    ? (identity: IdentityService) => new OwnerSharedState(owner, embeddedStore ? undefined : identity)
     : undefined;
   // On the embedded default the primary owns the identity graph and commits every decision (and
   // applies its outcome's hot-state writes in the same message).

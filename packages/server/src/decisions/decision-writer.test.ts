@@ -4,7 +4,6 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDEMPOTENCY_RETENTION_MS } from '../pipeline/idempotency.ts';
 import type { Database } from '../storage/db.ts';
 import {
   type DialectName,
@@ -16,6 +15,7 @@ import {
 import { OutboxSignal } from '../webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../webhooks/test-fixtures.ts';
 import { DecisionWriter } from './decision-writer.ts';
+import { IDEMPOTENCY_RETENTION_MS } from './key-queries.ts';
 import { WriterThread } from './writer-thread.ts';
 
 const databases: Array<DialectName | 'sqlite file (writer thread)'> = [

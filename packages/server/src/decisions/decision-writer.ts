@@ -1,7 +1,6 @@
 import type { Signal } from '@warden/protocol';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { UNOBSERVED_WRITER, type WriterMetrics } from '../metrics.ts';
-import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore } from '../pipeline/idempotency.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { Database, DB } from '../storage/db.ts';
 import { multiRowInsert, multiRowStatement } from '../storage/multi-row-insert.ts';
@@ -22,7 +21,7 @@ import {
   decisionCommit,
 } from './decision-commit.mjs';
 import { decisionInsertTemplate, decisionRowsInsert } from './decision-insert.ts';
-import { takeKeyQuery, takeKeysQuery } from './key-queries.ts';
+import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore, takeKeyQuery, takeKeysQuery } from './key-queries.ts';
 import { kyselyOnRunner } from './writer-kysely.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 

@@ -11,6 +11,14 @@ import { PACKED_COLUMNS } from './packed-row.ts';
  * so these join or test the `decisions` table and live with its owner.
  */
 
+/** How long a recorded key holds (SPEC §3): after 24 h the key is free again. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
+export function keyFreeBefore(now: number): number {
+  return now - IDEMPOTENCY_RETENTION_MS;
+}
+
 /**
  * A key's body hash and age (`key_created_at`), with the columns of its decision's answer
  * (`unpackDecision(row).response`; `id` null: none recorded).
@@ -81,4 +89,9 @@ function takeFreeKey(oc: OnConflictBuilder<DB, 'idempotency_keys'>, freeBefore: 
 /** Forgets the key rows written before `before` (the sweeper's, in chunks: storage/expired-rows.ts). */
 export function deleteKeysBefore(db: Kysely<DB>, before: number): Promise<number> {
   return deleteExpiredRows(db, { table: 'idempotency_keys', column: 'created_at' }, before);
+}
+
+/** Forget keys past the 24 h retention. */
+export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
+  return deleteKeysBefore(db, now - IDEMPOTENCY_RETENTION_MS);
 }

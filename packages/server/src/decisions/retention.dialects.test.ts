@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExpirySweeper } from '../scoring/expiry-sweeper.ts';
+import { ExpirySweeper } from '../housekeeping/expiry-sweeper.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';

@@ -1,4 +1,6 @@
-import type { AppContext } from '../context.ts';
+import type { ClusterDecisions } from '../decisions/cluster-queries.ts';
+import type { IdentityService } from '../scoring/identity.ts';
+import type { Database } from '../storage/db.ts';
 import { currentClusterAccounts } from './cluster-members.ts';
 import { type EntityLabelKind, entityLabelsOf, type Label } from './entity-labels.ts';
 
@@ -37,8 +39,17 @@ interface Entry {
   at: number;
 }
 
+/** What resolving labels reads, in the shape of the process's context (passed as it is). */
+export interface LabelDeps {
+  readonly database: Pick<Database, 'db'>;
+  readonly services: {
+    readonly decisions: { readonly clusters: ClusterDecisions };
+    readonly identity: IdentityService;
+  };
+}
+
 /** The site's entity labels, read once, clusters resolved to their current members. */
-export async function labelResolver(ctx: AppContext, siteId: string): Promise<LabelResolver> {
+export async function labelResolver(ctx: LabelDeps, siteId: string): Promise<LabelResolver> {
   const labels = await entityLabelsOf(ctx.database.db, siteId);
   const byKey = new Map<string, Entry>();
   const put = (kind: EntityLabelKind | 'member', value: string, entry: Entry) => {

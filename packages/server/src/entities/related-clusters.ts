@@ -1,3 +1,4 @@
+import { RELATED_CLUSTERS_LIMIT } from '@warden/protocol/management';
 import type { ClusterDecisions, WeakKeyRow, WeakKeys } from '../decisions/cluster-queries.ts';
 import { isDisposableDomain } from '../scoring/email-domains.ts';
 
@@ -15,7 +16,7 @@ const NEIGHBOUR_SCAN_LIMIT = 5_000;
 /** At most this many promo codes, prefixes and domains are looked for. */
 const KEY_LIMIT = 50;
 /** At most this many related clusters are answered, the most related first. */
-export const RELATED_LIMIT = 20;
+export const RELATED_LIMIT = RELATED_CLUSTERS_LIMIT;
 
 /** Mail providers too common to link anybody (a throwaway or company domain can). */
 const COMMON_MAIL = new Set([

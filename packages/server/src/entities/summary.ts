@@ -1,5 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
 import { ACTIONS, CLASSIFICATIONS } from '@warden/protocol';
+import type { EntityKind, EntitySummary } from '@warden/protocol/management';
 import type { AppContext } from '../context.ts';
 import type { DecisionFilters } from '../decisions/search.ts';
 import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
@@ -8,61 +8,9 @@ import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
  * Entity summaries (GET /api/entities/summary): what the decisions of one site say about one
  * account, IP, network, device, e-mail, e-mail domain, payment hash, promo code or cluster. The
  * entity is selected with the same filter as the decisions list, so the summary's `total` is the
- * number of decisions the pivot link lists.
+ * number of decisions the pivot link lists. The answer's schema is the contract's
+ * (`@warden/protocol/management`).
  */
-export const ENTITY_KINDS = [
-  'accountId',
-  'ip',
-  'ipPrefix',
-  'deviceId',
-  'email',
-  'emailDomain',
-  'paymentHash',
-  'promoCode',
-  'clusterId',
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
-
-const Counts = Type.Record(Type.String(), Type.Integer());
-
-export const EntitySummary = Type.Object({
-  siteId: Type.String(),
-  kind: Type.String(),
-  value: Type.String(),
-  total: Type.Integer({ description: 'decisions listed by the decisions filter `kind=value`' }),
-  firstSeenAt: Type.Union([Type.String(), Type.Null()]),
-  lastSeenAt: Type.Union([Type.String(), Type.Null()]),
-  byClassification: Counts,
-  byAction: Counts,
-  labels: Type.Object({ fraud: Type.Integer(), legit: Type.Integer(), none: Type.Integer() }),
-  accounts: Type.Integer({ description: 'distinct accounts' }),
-  ips: Type.Integer({ description: 'distinct IP addresses' }),
-  devices: Type.Integer({ description: 'distinct non-empty device ids' }),
-  clusters: Type.Array(Type.String(), { description: 'cluster ids recorded on the decisions, at most 20' }),
-  network: Type.Union(
-    [
-      Type.Object({
-        asn: Type.Union([Type.Integer(), Type.Null()]),
-        org: Type.Union([Type.String(), Type.Null()]),
-        country: Type.Union([Type.String(), Type.Null()]),
-        hosting: Type.Boolean(),
-      }),
-      Type.Null(),
-    ],
-    { description: 'for ip and ipPrefix: the IP intelligence of the latest decision, when recorded' },
-  ),
-  userAgent: Type.Union([
-    Type.Object({
-      raw: Type.String(),
-      browser: Type.String(),
-      version: Type.Union([Type.String(), Type.Null()]),
-      os: Type.String(),
-      kind: Type.String(),
-    }),
-    Type.Null(),
-  ]),
-});
-export type EntitySummary = Static<typeof EntitySummary>;
 
 function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();

@@ -1,8 +1,8 @@
+import { can, type Feature, type Operation, planAllows, type Role } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { SitesTable, WorkspacesTable } from '../storage/schema.ts';
-import { can, type Feature, type Operation, planAllows, type Role } from '../workspace/permissions.ts';
 import { type Principal, verifyAccessToken } from '../workspace/tokens.ts';
 
 declare module 'fastify' {
@@ -111,12 +111,4 @@ export function requirePlan(access: WorkspaceAccess, feature: Feature): void {
     const needs = feature === 'sso' ? 'Enterprise' : 'Pro or Enterprise';
     throw new ApiError('plan_required', `This feature needs the ${needs} plan.`);
   }
-}
-
-/** For routes declared with `attachValidation: true`: raise the schema error after the access checks. */
-export function assertValid(request: FastifyRequest): void {
-  const error = request.validationError as
-    | (Error & { validation?: unknown[]; validationContext?: string })
-    | undefined;
-  if (error) throw error;
 }

@@ -42,10 +42,9 @@ export function installBodyParsing(app: FastifyInstance): void {
   });
   // Every body Warden reads is a JSON object. A route whose body is optional (`POST /challenge`)
   // lets its schema accept "no body", which Fastify validates as null: so a JSON `null`, list or
-  // scalar that was actually sent is refused here, after the schema and before any handler. (A
-  // schema error the route raises itself, after its access checks, is left to the route.)
+  // scalar that was actually sent is refused here, after the schema and before any handler.
   app.addHook('preHandler', (request, _reply, done) => {
-    if (request.jsonText === undefined || request.validationError) return done();
+    if (request.jsonText === undefined) return done();
     if (request.routeOptions.schema?.body === undefined) return done();
     const body: unknown = request.body;
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) return done();

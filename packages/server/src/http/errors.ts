@@ -153,37 +153,41 @@ function acceptsList(schema: PropertySchema | undefined): boolean {
 
 /**
  * A query parameter given twice arrives as an array. Where the route's schema expects one value,
- * that is a 400 `validation_failed` at once, before any handler: handlers read their `siteId` to
- * check access before they raise other validation errors (SPEC §10: 404 → 403 → 400), and an
- * array is not an id. Every other query error keeps that order (the route raises it).
+ * that is a 400 `validation_failed` before anything else reads it: a management route's access
+ * checks read its `siteId` before the schema is applied (SPEC §10: 404 → 403 → 400, http/access.ts),
+ * and an array is not an id. Undefined when no declared parameter is repeated.
+ */
+export function repeatedQueryError(request: FastifyRequest): ApiError | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query || typeof query !== 'object') return undefined;
+  const schema = request.routeOptions.schema?.querystring as
+    | { properties?: Record<string, PropertySchema> }
+    | undefined;
+  const properties = schema?.properties;
+  if (!properties) return undefined;
+  const details: ErrorDetail[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value) && name in properties && !acceptsList(properties[name])) {
+      details.push({
+        path: `querystring.${name}`,
+        message: 'must be given once (the parameter is repeated)',
+      });
+    }
+  }
+  if (details.length === 0) return undefined;
+  return new ApiError(
+    'validation_failed',
+    `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
+    details,
+  );
+}
+
+/**
+ * The same check for every route, once its inputs passed the schema (a schema that accepts a
+ * parameter of any type lets an array through): a repeated single-valued parameter is a 400.
  */
 export function installQueryValidation(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!query || typeof query !== 'object') return done();
-    const schema = request.routeOptions.schema?.querystring as
-      | { properties?: Record<string, PropertySchema> }
-      | undefined;
-    const properties = schema?.properties;
-    if (!properties) return done();
-    const details: ErrorDetail[] = [];
-    for (const [name, value] of Object.entries(query)) {
-      if (Array.isArray(value) && name in properties && !acceptsList(properties[name])) {
-        details.push({
-          path: `querystring.${name}`,
-          message: 'must be given once (the parameter is repeated)',
-        });
-      }
-    }
-    if (details.length > 0) {
-      return done(
-        new ApiError(
-          'validation_failed',
-          `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
-          details,
-        ),
-      );
-    }
-    done();
+    done(repeatedQueryError(request));
   });
 }

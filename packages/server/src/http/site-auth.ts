@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Plan } from '@warden/protocol/permissions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
@@ -6,7 +7,6 @@ import { ApiError, errorBody } from '../errors.ts';
 import type { Database } from '../storage/db.ts';
 import { precompiled } from '../storage/precompiled.ts';
 import type { SitesTable } from '../storage/schema.ts';
-import type { Plan } from '../workspace/permissions.ts';
 import { parseOrigins } from '../workspace/sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 

@@ -1,3 +1,4 @@
+import type { TopDimension, TopEntry } from '@warden/protocol/management';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
@@ -9,18 +10,6 @@ import type { Dialect } from '../storage/migrations/types.ts';
  * per dimension and period, on SQLite and PostgreSQL (JSON columns read with each dialect's JSON
  * functions).
  */
-export const TOP_DIMENSIONS = ['signals', 'rules', 'ips', 'asns', 'countries', 'emailDomains'] as const;
-export type TopDimension = (typeof TOP_DIMENSIONS)[number];
-
-export interface TopEntry {
-  /** The value as the decisions list filters by it (`custom:` stripped from rules). */
-  key: string;
-  /** A readable name where the key is a number (an ASN's organisation). */
-  label: string | null;
-  count: number;
-  /** Decisions with this value in the previous period. */
-  previous: number;
-}
 
 interface Source {
   /** The FROM clause (signals are one row per signal of a decision). */

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_RETENTION_MS } from '../decisions/key-queries.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import type { TestApp } from '../testing/context.ts';
 import { browserHeaders, createScoringTestApp, fakeEngine, serverHeaders } from '../testing/scoring-app.ts';
-import { canonicalBodyHash, canonicalJson, IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { canonicalBodyHash, canonicalJson } from './idempotency.ts';
 
 describe('canonical body hash', () => {
   it('ignores key order and whitespace, not values', () => {

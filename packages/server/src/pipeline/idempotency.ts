@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import { deleteKeysBefore, recordedKeyState } from '../decisions/key-queries.ts';
+import type { Logger } from 'pino';
+import { IDEMPOTENCY_RETENTION_MS, recordedKeyState } from '../decisions/key-queries.ts';
 import { type PackedColumns, unpackDecision } from '../decisions/packed-row.ts';
 import { ApiError } from '../errors.ts';
-import type { DB } from '../storage/db.ts';
+import type { HotState } from '../state/hot-state.ts';
+import type { Database, DB } from '../storage/db.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import { bodyDigest, DIGEST_PREFIX } from './body-digest.mjs';
 import { canonicalBodyHash } from './canonical-json.mjs';
@@ -24,7 +25,6 @@ import { canonicalBodyHash } from './canonical-json.mjs';
  */
 export type IdempotencyRoute = 'collect' | 'verify';
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * The in-flight lock is a lease: taken for IN_FLIGHT_LEASE_MS and renewed every third of it while
  * the request runs, so a request may take as long as it needs, and the key of a process that died
@@ -110,8 +110,15 @@ export async function recordedKey(
 }
 
 /** Take the key for a new decision `decisionId`, or answer from what holds it (see above). */
+/** What claiming a key uses: the hot-state lock, the recorded keys, a logger for lease renewals. */
+export interface IdempotencyDeps {
+  readonly hotState: Pick<HotState, 'lock' | 'renew' | 'unlock'>;
+  readonly database: Pick<Database, 'db'>;
+  readonly logger: Pick<Logger, 'warn'>;
+}
+
 export async function beginIdempotent(
-  ctx: AppContext,
+  ctx: IdempotencyDeps,
   scope: IdempotencyScope,
   body: BodyHash,
   decisionId: string,
@@ -162,14 +169,4 @@ export async function beginIdempotent(
 /** The hot-state lock of an idempotency key while a request with it is in flight. */
 export function idempotencyLockKey(scope: IdempotencyScope): string {
   return `idem:${scope.siteId}:${scope.route}:${scope.key}`;
-}
-
-/** A key row written before this time is free again for a request made at `now` (see takeKeyQuery). */
-export function keyFreeBefore(now: number): number {
-  return now - IDEMPOTENCY_RETENTION_MS;
-}
-
-/** Forget keys past the 24 h retention. */
-export function sweepIdempotencyKeys(db: Kysely<DB>, now: number): Promise<number> {
-  return deleteKeysBefore(db, now - IDEMPOTENCY_RETENTION_MS);
 }

@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '@warden/protocol';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
 import { timeOrderedId } from '../decisions/decision-id.ts';
+import type { DecisionLog } from '../decisions/decision-log.ts';
+import type { RemoteCommit } from '../decisions/decision-writer.ts';
 import { packDecision } from '../decisions/packed-row.ts';
 import type { ScoringSite, Surface } from '../http/site-auth.ts';
+import type { ServiceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import { linkedBrowserDecision } from '../scoring/browser-session.ts';
 import type {
@@ -13,16 +16,34 @@ import type {
   ScoringInput,
   ScoringRequest,
 } from '../scoring/engine-types.ts';
+import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
+import type { StorageSpace } from '../storage/storage-space.ts';
 import {
   beginIdempotent,
   bodyHashOf,
+  type IdempotencyDeps,
   type IdempotencyRoute,
   idempotencyInProgress,
   type OwnedKey,
   recordedKey,
 } from './idempotency.ts';
-import { admit, type ScoringRateLimit } from './rate-limit.ts';
+
+/**
+ * What scoring and recording an event use, in the shape of the process's context (which the routes
+ * pass as it is): the clock, the idempotency claim, the decision log (or, in a `serve --workers`
+ * worker, the primary's commit), the storage-space flag and the decision metrics.
+ */
+export interface RecordDeps extends IdempotencyDeps {
+  now(): number;
+  readonly logger: Pick<Logger, 'warn'>;
+  readonly worker?: { readonly commit?: RemoteCommit | undefined } | undefined;
+  readonly services: {
+    readonly decisions: Pick<DecisionLog, 'record'>;
+    readonly storage: Pick<StorageSpace, 'markWritable'>;
+    readonly metrics: Pick<ServiceMetrics, 'decision' | 'ruleHits'>;
+  };
+}
 
 /**
  * One scoring event from validated request to durable decision: idempotency claim → engine →
@@ -147,7 +168,7 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
  * outcome's writes, as data, to the primary with the commit (one message, cluster/owner.ts).
  */
 async function recordWithOutcome(
-  ctx: AppContext,
+  ctx: RecordDeps,
   engine: ScoringEngine,
   input: ScoringInput,
   result: EngineResult,
@@ -182,7 +203,7 @@ function replayed(response: string): ScoreEventResult {
 
 /** The recorded decision in the service metrics: decision, engine time, custom rule matches. */
 function countDecision(
-  ctx: AppContext,
+  ctx: RecordDeps,
   surface: Surface,
   eventType: string,
   result: EngineResult,
@@ -199,7 +220,7 @@ function countDecision(
 }
 
 export async function scoreAndRecord(
-  ctx: AppContext,
+  ctx: RecordDeps,
   engine: ScoringEngine,
   input: ScoreEventInput,
 ): Promise<ScoreEventResult> {
@@ -231,7 +252,7 @@ export async function scoreAndRecord(
 
 /** Score and record; null when `key` was taken meanwhile (nothing recorded). */
 async function scoreAndWrite(
-  ctx: AppContext,
+  ctx: RecordDeps,
   engine: ScoringEngine,
   input: ScoreEventInput,
   decisionId: string,
@@ -240,7 +261,6 @@ async function scoreAndWrite(
 ): Promise<ScoreEventResult | null> {
   const { request, ip, userAgent } = engineRequest(input);
   const scoringInput: ScoringInput = {
-    ctx,
     site: input.site.site,
     workspace: input.site.workspace,
     surface: input.surface,

@@ -1,3 +1,4 @@
+import type { BacktestReport, LabelQuality, MatchedDecision } from '@warden/protocol/management';
 import type { LabelResolver } from '../entities/label-resolver.ts';
 import type { RuledDecision } from './apply.ts';
 import type { ReplayedRow } from './backtest.ts';
@@ -8,46 +9,6 @@ import type { ReplayedRow } from './backtest.ts';
  * range (a decision's own label, else its entity's). Fed decision by decision through
  * `runBacktest`'s `observe`, so memory stays flat.
  */
-
-export interface LabelQuality {
-  labeled: number;
-  truePositives: number;
-  falsePositives: number;
-  falseNegatives: number;
-  trueNegatives: number;
-  precision: number | null;
-  recall: number | null;
-}
-
-export interface MatchedDecision {
-  decisionId: string;
-  eventType: string;
-  accountId: string;
-  createdAt: string;
-  label: string | null;
-  before: { score: number; level: string; action: string };
-  after: { score: number; level: string; action: string };
-  /** Live rules that matched. */
-  matchedRules: string[];
-  /** Shadow rules that matched (recorded, changing nothing). */
-  shadowRules: string[];
-}
-
-export interface MatchedPage {
-  /** Decisions matched by at least one of `rules` (the drafts, or every rule without drafts). */
-  rules: string[];
-  total: number;
-  offset: number;
-  limit: number;
-  nextOffset: number | null;
-  items: MatchedDecision[];
-}
-
-export interface BacktestReport {
-  matched: MatchedPage;
-  /** Per rule: `fraud` is the positive class; a decision counts when it is labelled. */
-  quality: Record<string, LabelQuality>;
-}
 
 /** Precision or recall, rounded to 3 places; null until there is something to divide. */
 export function ratio(hits: number, misses: number): number | null {

@@ -1,3 +1,4 @@
+import type { BacktestCounts } from '@warden/protocol/management';
 import type { AppContext } from '../context.ts';
 import { ruleInputOfRecord } from '../scoring/rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
@@ -36,30 +37,8 @@ export interface ReplayedRow {
 }
 
 type Counts = Record<string, number>;
-
-export interface BacktestResult {
-  evaluated: number;
-  from: string;
-  to: string;
-  truncated: boolean;
-  /** Live custom rules that matched, by name (shadow rules of the draft count too). */
-  matches: Counts;
-  before: { actions: Counts; levels: Counts; classifications: Counts };
-  after: { actions: Counts; levels: Counts; classifications: Counts };
-  changed: number;
-  /** "before→after" action transitions with their counts. */
-  transitions: Counts;
-  examples: Array<{
-    decisionId: string;
-    eventType: string;
-    accountId: string;
-    createdAt: string;
-    before: { score: number; level: string; action: string };
-    after: { score: number; level: string; action: string };
-    matchedRules: string[];
-  }>;
-  durationMs: number;
-}
+/** The counts of a backtest, as answered (`@warden/protocol/management`). */
+export type BacktestResult = BacktestCounts;
 
 const PAGE = 2000;
 const HARD = hardRules(DEFAULT_FAMILIES);

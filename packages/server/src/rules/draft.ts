@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
+import type { BacktestBody } from '@warden/protocol/management';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { newRuleRow, ruleProblems } from './repo.ts';
 import { buildRuleset, type Ruleset } from './ruleset.ts';
-import type { BacktestBody } from './schemas.ts';
 
 /** The rule set a backtest runs: the saved rules (unless excluded) with the drafts laid over them by name. */
 export async function draftRuleset(

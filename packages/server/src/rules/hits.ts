@@ -1,17 +1,5 @@
+import type { RuleHits } from '@warden/protocol/management';
 import type { AppContext } from '../context.ts';
-
-/**
- * How often each custom rule of a site matched in a period, live and in shadow, overall and per
- * time bucket (the rules list's counts and sparklines). Read from what each decision recorded when
- * it was made (`features.custom_rules`: the live rules that matched and the shadow matches), so the
- * counts are what the rules really did, not a replay.
- */
-export interface RuleHits {
-  live: number;
-  shadow: number;
-  /** Per bucket, oldest first. */
-  series: Array<{ live: number; shadow: number }>;
-}
 
 interface RecordedCustom {
   custom_rules?: { matched?: string[]; shadow?: Array<{ rule: string }> };

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
+import type { ListCreateBody, RuleCreateBody, RulePatchBody } from '@warden/protocol/management';
+import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from '@warden/protocol/management';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { ListKind, ListsTable, RulesTable } from '../storage/rules-schema.ts';
 import { compileExpression } from './cel.ts';
 import { entryError, normaliseEntry } from './lists.ts';
-import type { ListCreateBody, RuleCreateBody, RulePatchBody } from './schemas.ts';
-import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from './schemas.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { Database } from '../storage/db.ts';
 
 /** Sites whose rule sets are kept: beyond, the oldest loaded is dropped (and loaded again when used). */
 const MAX_SITES = 10_000;
@@ -18,7 +18,7 @@ interface Entry {
 export class RuleStore {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ctx: Pick<AppContext, 'database' | 'now'>) {}
+  constructor(private readonly ctx: { readonly database: Pick<Database, 'db'>; now(): number }) {}
 
   /**
    * The site's rule set: at once (no promise) when it is cached, which is every decision but the

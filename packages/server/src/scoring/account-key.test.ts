@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext } from '../testing/context.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { countedAccount } from './account-key.ts';
 import { counterEventOfRequest, counterOps } from './counter-ops.ts';
-import { createEngine } from './engine.ts';
 import { IdentityGraph } from './identity-graph.ts';
 import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
 
@@ -84,7 +84,7 @@ describe('placeholder accounts', () => {
   it("the demo shop's page view (account anonymous), sign-up, then checkout as another account: no fan-out or token reuse", async () => {
     const site = testSite();
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const score = (event_type: 'page_view' | 'signup' | 'checkout' | 'login', account_id: string) =>
       engine.score(makeInput(ctx, { token, context: { event_type, account_id } }, { site }));
     expect(rules(await score('page_view', 'anonymous'))).toEqual([]);

@@ -19,6 +19,19 @@ export interface AimingMetrics {
    */
   handlike: number;
   /**
+   * Reaches bell-shaped as a hand's aimed reach (stricter than `handlike`): they set off from rest
+   * (first speed under BELL_START of the peak), brake into the target (last speed under BELL_END of
+   * the peak), peak inside the movement (the peak interval's middle between BELL_PEAK_WITHIN of
+   * its duration) and peak above the mean (BELL_PEAK_OVER_MEAN times it or more).
+   */
+  bells: number;
+  /**
+   * Reaches that peak above their mean and brake into the target (the last two conditions of
+   * `bells`): what of a hand's shape survives positions coming in jumps (a remote desktop, a VM),
+   * where the first sample already covers the acceleration and may hold the peak.
+   */
+  braked_peaks: number;
+  /**
    * Reaches that set off and arrived at speed: their first and their last speed both REST_START of
    * their peak or more (no acceleration from rest, no braking into the target).
    */
@@ -57,12 +70,36 @@ export const PEAK_OVER_MEAN = 2;
  */
 export const ARRIVED_AT = 0.7;
 
+/**
+ * A reach's shape is read from its speed over windows of this many ms (the path length covered,
+ * positions interpolated between samples): a real browser delivers moves with jitter (two steps
+ * in one frame, then none; a late frame on a loaded machine) that makes single intervals' speeds
+ * swing by a factor of two.
+ */
+export const BELL_WINDOW_MS = 48;
+/** …its first window's speed is under this share of its fastest window's (a hand sets off from rest). */
+export const BELL_START = 0.5;
+/** …its last window's under this share (a hand brakes into its target). */
+export const BELL_END = 0.35;
+/**
+ * …its fastest window's middle lies within this share of its duration (a hand reaches its top
+ * speed inside the movement, not as it sets off or arrives).
+ */
+export const BELL_PEAK_WITHIN = [0.08, 0.9] as const;
+/** …and its fastest window's speed is this many times its mean speed or more. */
+export const BELL_PEAK_OVER_MEAN = 1.6;
+
 export const AIMING_METRIC_THRESHOLDS = {
   REACH_MIN_PX,
   REACH_MIN_SPEEDS,
   REST_START,
   PEAK_OVER_MEAN,
   ARRIVED_AT,
+  BELL_WINDOW_MS,
+  BELL_START,
+  BELL_END,
+  BELL_PEAK_WITHIN,
+  BELL_PEAK_OVER_MEAN,
 };
 
 interface Reach {
@@ -74,6 +111,8 @@ interface Reach {
 export const NO_AIMING: AimingMetrics = {
   reaches: 0,
   handlike: 0,
+  bells: 0,
+  braked_peaks: 0,
   abrupt: 0,
   arrived: 0,
   length_ratio: null,
@@ -95,6 +134,8 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   const reaches: Reach[] = [];
   const intervals: number[] = [];
   let handlike = 0;
+  let bells = 0;
+  let brakedPeaks = 0;
   let abrupt = 0;
   let arrived = 0;
   let from = 0;
@@ -122,10 +163,15 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
       continue;
     let length = 0;
     let peak = 0;
+    let peakAt = 0;
     for (let i = start + 1; i <= last; i++) {
       length += len[i]!;
       intervals.push(t[i]! - t[i - 1]!);
-      peak = Math.max(peak, len[i]! / Math.max(1, t[i]! - t[i - 1]!));
+      const speed = len[i]! / Math.max(1, t[i]! - t[i - 1]!);
+      if (speed > peak) {
+        peak = speed;
+        peakAt = (t[i]! + t[i - 1]!) / 2 - t[start]!;
+      }
     }
     const first = len[start + 1]! / Math.max(1, t[start + 1]! - t[start]!);
     const duration = t[last]! - t[start]!;
@@ -133,6 +179,17 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     const meanSpeed = length / duration;
     const arrival = len[last]! / Math.max(1, t[last]! - t[last - 1]!);
     if (first < REST_START * peak && peak >= PEAK_OVER_MEAN * meanSpeed) handlike++;
+    // Read sample by sample and over windows: either reading finding a hand's shape clears the
+    // reach (a short reach has too few windows; a real browser's jitter swings single intervals).
+    const shape = bellShape(path, start, last);
+    const sampledBrakedPeak = arrival < BELL_END * peak && peak >= BELL_PEAK_OVER_MEAN * meanSpeed;
+    const sampledBell =
+      sampledBrakedPeak &&
+      first < BELL_START * peak &&
+      peakAt >= BELL_PEAK_WITHIN[0] * duration &&
+      peakAt <= BELL_PEAK_WITHIN[1] * duration;
+    if (shape.brakedPeak || sampledBrakedPeak) brakedPeaks++;
+    if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     if (ranInto(path, start, last)) arrived++;
     reaches.push({ length, meanSpeed });
@@ -142,12 +199,65 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   return {
     reaches: reaches.length,
     handlike,
+    bells,
+    braked_peaks: brakedPeaks,
     abrupt,
     arrived,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,
   };
+}
+
+/** Path length covered from the reach's first sample (the cursor's start) up to time `at` (interpolated within an interval). */
+function coveredAt(path: MousePath, last: number, at: number, cursor: { i: number; s: number }) {
+  const { t, len } = path;
+  while (cursor.i < last && t[cursor.i + 1]! <= at) {
+    cursor.i++;
+    cursor.s += len[cursor.i]!;
+  }
+  if (cursor.i >= last) return cursor.s;
+  const dt = t[cursor.i + 1]! - t[cursor.i]!;
+  return cursor.s + (dt > 0 ? (len[cursor.i + 1]! * (at - t[cursor.i]!)) / dt : 0);
+}
+
+/**
+ * The reach from `start` to `last` read over BELL_WINDOW_MS windows (the last window ends on its
+ * last sample; a reach shorter than three windows is cut into three): `brakedPeak` when its
+ * fastest window is BELL_PEAK_OVER_MEAN of the mean or more and its last under BELL_END of the
+ * fastest; `bell` when, besides, its first is under BELL_START and its fastest lies within
+ * BELL_PEAK_WITHIN of the duration.
+ */
+function bellShape(path: MousePath, start: number, last: number): { bell: boolean; brakedPeak: boolean } {
+  const t0 = path.t[start]!;
+  const duration = path.t[last]! - t0;
+  const windows = Math.max(3, Math.floor(duration / BELL_WINDOW_MS));
+  const width = duration / windows;
+  const cursor = { i: start, s: 0 };
+  let before = 0;
+  let first = 0;
+  let lastSpeed = 0;
+  let peak = 0;
+  let peakAt = 0;
+  for (let k = 1; k <= windows; k++) {
+    const covered = coveredAt(path, last, t0 + k * width, cursor);
+    const speed = (covered - before) / width;
+    before = covered;
+    if (k === 1) first = speed;
+    lastSpeed = speed;
+    if (speed > peak) {
+      peak = speed;
+      peakAt = (k - 0.5) * width;
+    }
+  }
+  const mean = before / duration;
+  const brakedPeak = peak > 0 && peak >= BELL_PEAK_OVER_MEAN * mean && lastSpeed < BELL_END * peak;
+  const bell =
+    brakedPeak &&
+    first < BELL_START * peak &&
+    peakAt >= BELL_PEAK_WITHIN[0] * duration &&
+    peakAt <= BELL_PEAK_WITHIN[1] * duration;
+  return { bell, brakedPeak };
 }
 
 /** Speed over the `k` sample intervals that end at sample `i`. */

@@ -2,11 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { withParts } from '../decisions/packed-row.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
+import { localStateDeps } from '../services.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
 import { insertDecisions } from '../testing/decision-rows.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { type CounterEvent, counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
-import { createEngine } from './engine.ts';
 import { History, type Observation } from './history.ts';
 import { DAY, HOUR, MINUTE } from './history-keys.ts';
 import { rebuildHistory } from './history-rebuild.ts';
@@ -40,7 +41,7 @@ describe('counter operations', () => {
       });
       return observe.call(this, o, now);
     });
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const events = [
       // A failed login with an e-mail, from IPv6.
       makeInput(
@@ -119,7 +120,7 @@ describe('counter operations', () => {
         created_at: clock - MINUTE,
       },
     ]);
-    await rebuildHistory(ctx, siteId);
+    await rebuildHistory(localStateDeps(ctx), siteId);
     expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_rr`)).toBe('12');
     expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_rr`)).toBe('12');
   });
@@ -139,7 +140,7 @@ describe('counter operations', () => {
         created_at: clock - MINUTE,
       },
     ]);
-    await rebuildHistory(ctx, siteId);
+    await rebuildHistory(localStateDeps(ctx), siteId);
     expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_bh`)).toBe('12');
     expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_bh`)).toBe('62');
   });

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { buildRuleset } from '../rules/ruleset.ts';
 import { ruleRow } from '../rules/test-fixtures.ts';
+import { engineDeps, localStateDeps } from '../services.ts';
 import type { HotState } from '../state/hot-state.ts';
 import { createTestContext } from '../testing/context.ts';
 import { decide, type ObservedEvent } from './decide-event.ts';
@@ -57,7 +58,10 @@ const rules = () => ({
 
 describe('decide (the pure engine)', () => {
   it('gives the same decision for the same input, without hot state, the clock, or changing its input', async () => {
-    const observer = new Observer(new LocalSharedState(ctx, new IdentityClusters(ctx)));
+    const observer = new Observer(
+      new LocalSharedState(localStateDeps(ctx), new IdentityClusters(ctx)),
+      engineDeps(ctx),
+    );
     const input = makeInput(ctx, {
       fingerprint: FINGERPRINT,
       environment: { webdriver: true },

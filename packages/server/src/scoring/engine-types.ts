@@ -10,9 +10,8 @@ import type {
   ScoringContext,
   Signal,
 } from '@warden/protocol';
-import type { AppContext } from '../context.ts';
-import type { ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
+import type { ScoringRateLimit } from '../state/rate-limit.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import type { StoredRuleInput } from './rule-input.ts';
@@ -53,7 +52,6 @@ export interface DecisionTimeline {
 }
 
 export interface ScoringInput {
-  ctx: AppContext;
   site: SitesTable;
   workspace: { id: string; plan: 'free' | 'pro' | 'enterprise'; demo: boolean };
   surface: 'browser' | 'server';

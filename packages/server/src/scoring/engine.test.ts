@@ -4,7 +4,7 @@ import { type ChallengeDescriptor, issueChallenge } from '../challenge/index.ts'
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { SignalFamily } from './signals/types.ts';
 import { FINGERPRINT, makeInput, rules, testSite } from './test-fixtures.ts';
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 describe('engine', () => {
   it('scores a context-only request: device "" and a moderate missing-evidence signal', async () => {
-    const r = await createEngine(ctx).score(makeInput(ctx, {}));
+    const r = await testEngine(ctx).score(makeInput(ctx, {}));
     expect(r.device_id).toBe('');
     expect(rules(r)).toEqual(['no_device_evidence']);
     expect(r).toMatchObject({ risk_score: 15, risk_level: 'low', classification: 'human', action: 'allow' });
@@ -32,13 +32,13 @@ describe('engine', () => {
   it('uses the device of a valid token and adds no token penalty', async () => {
     const site = testSite();
     const reg = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
-    const r = await createEngine(ctx).score(makeInput(ctx, { token: reg.token }, { site }));
+    const r = await testEngine(ctx).score(makeInput(ctx, { token: reg.token }, { site }));
     expect(r.device_id).toBe(reg.device_id);
     expect(rules(r)).toEqual([]);
   });
 
   it('treats expired, foreign and garbage tokens as evidence (injected clock)', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const reg = await registerFingerprint(ctx, testSite(), { fingerprint: FINGERPRINT });
     clock += 10 * 60_000;
     const expired = await engine.score(makeInput(ctx, { token: reg.token }));
@@ -53,7 +53,7 @@ describe('engine', () => {
   });
 
   it('classifies webdriver as a bot and blocks it', async () => {
-    const r = await createEngine(ctx).score(
+    const r = await testEngine(ctx).score(
       makeInput(ctx, { fingerprint: FINGERPRINT, environment: { webdriver: true } }, { surface: 'browser' }),
     );
     expect(r.classification).toBe('bot');
@@ -67,7 +67,7 @@ describe('engine', () => {
       rules: { weak_hard: { score: 5, hard: true, description: 'test' } },
       evaluate: () => [{ rule: 'weak_hard', score: 5, description: 'test' }],
     };
-    const r = await createEngine(ctx, { families: [weakHard] }).score(makeInput(ctx, {}));
+    const r = await testEngine(ctx, { families: [weakHard] }).score(makeInput(ctx, {}));
     expect(r).toMatchObject({ risk_level: 'low', classification: 'bot', action: 'challenge' });
     const ch = r.challenge as unknown as ChallengeDescriptor;
     const solved = await solveChallenge(ch.challenge, ch.salt, ch.algorithm, ch.maxnumber).promise;
@@ -76,7 +76,7 @@ describe('engine', () => {
 
   it('page_view at medium risk is allowed, a login at the same risk is reviewed', async () => {
     const env = { cdp: true };
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const pv = await engine.score(makeInput(ctx, { environment: env, context: { event_type: 'page_view' } }));
     expect(pv.risk_level).toBe('medium');
     expect(pv.action).toBe('allow');
@@ -86,9 +86,7 @@ describe('engine', () => {
   });
 
   it('challenges at high risk with a risk-raised difficulty', async () => {
-    const r = await createEngine(ctx).score(
-      makeInput(ctx, { environment: { cdp: true } }, { userAgent: '' }),
-    );
+    const r = await testEngine(ctx).score(makeInput(ctx, { environment: { cdp: true } }, { userAgent: '' }));
     expect(r.risk_level).toBe('high');
     expect(r.action).toBe('challenge');
     expect((r.challenge as unknown as ChallengeDescriptor).difficulty).toBe(6);
@@ -96,7 +94,7 @@ describe('engine', () => {
 
   it('consumes a proof-of-work as trust evidence, once', async () => {
     const site = testSite();
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const ch = await issueChallenge(ctx, site, { difficulty: 8, ip: '203.0.113.7' });
     const solved = await solveChallenge(ch.challenge, ch.salt, ch.algorithm, ch.maxnumber).promise;
     const environment = { pow: { challenge_id: ch.challenge_id, nonce: String(solved?.number) } };
@@ -108,7 +106,7 @@ describe('engine', () => {
   });
 
   it('flags a replayed nonce and stale timestamps', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const environment = { nonce: 'n-123', timestamp: clock - 1000 };
     expect(rules(await engine.score(makeInput(ctx, { environment, fingerprint: FINGERPRINT })))).toEqual([]);
     expect(rules(await engine.score(makeInput(ctx, { environment, fingerprint: FINGERPRINT })))).toEqual([
@@ -121,7 +119,7 @@ describe('engine', () => {
   });
 
   it('detects credential stuffing from failed logins per IP', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     let last: string[] = [];
     for (let i = 0; i < 12; i++) {
       const r = await engine.score(
@@ -138,7 +136,7 @@ describe('engine', () => {
   });
 
   it('detects card testing', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     let last: string[] = [];
     for (let i = 0; i < 6; i++) {
       const r = await engine.score(
@@ -160,7 +158,7 @@ describe('engine', () => {
         throw new Error('boom');
       },
     };
-    const r = await createEngine(ctx, { families: [broken] }).score(makeInput(ctx, {}));
+    const r = await testEngine(ctx, { families: [broken] }).score(makeInput(ctx, {}));
     expect(r).toMatchObject({ risk_score: 0, action: 'allow' });
   });
 });

@@ -1,27 +1,56 @@
-import { issueChallenge } from '../challenge/index.ts';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { ChallengeDescriptor } from '../challenge/types.ts';
 import { isRecord, type StableFingerprint } from '../fingerprint/device-id.ts';
 import { ruleBudget } from '../rules/budget.ts';
 import { EMPTY_RULESET, type Ruleset } from '../rules/ruleset.ts';
-import { isPromise } from '../state/hot-state.ts';
+import { type HotState, isPromise } from '../state/hot-state.ts';
 import { applyWrites, type HotStateWrite } from '../state/writes.ts';
+import type { SitesTable } from '../storage/schema.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { decide } from './decide-event.ts';
 import type { EngineResult, ScoringEngine, ScoringInput } from './engine-types.ts';
-import type { Features } from './features.ts';
-import type { IdentityService } from './identity.ts';
+import type { FeatureDeps, Features } from './features.ts';
 import { Observer } from './observe.ts';
 import { storedRuleInput } from './rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, rulesetVersion } from './ruleset.ts';
-import { LocalSharedState } from './shared-state.ts';
+import type { SharedState } from './shared-state.ts';
 import type { SignalFamily } from './signals/types.ts';
 
 export { identityAllowed } from './observe.ts';
 
 export interface EngineOptions {
   families?: readonly SignalFamily[];
-  /** The process's identity clusters, shared with the cluster routes (default: a new one). */
-  identity?: IdentityService;
+}
+
+/** A site's custom rules and lists (rules/store.ts): at once, no promise, when they are cached. */
+export interface RuleSource {
+  load(siteId: string): Ruleset | Promise<Ruleset>;
+}
+
+/** A proof-of-work challenge for an event the engine decided to challenge (challenge/index.ts). */
+export interface ChallengeIssuer {
+  issue(
+    site: SitesTable,
+    options: { ip: string; deviceId: string; risk: number },
+  ): Promise<ChallengeDescriptor>;
+}
+
+/**
+ * Everything the engine is built from, and all it reaches: assembled by the composition root
+ * (services.ts `engineDeps`) from the process's services. With the request (`ScoringInput`) this is
+ * the engine's whole world: no context, no database.
+ */
+export interface EngineDeps extends FeatureDeps {
+  /** The site's custom rules and lists. */
+  readonly rules: RuleSource;
+  /** Where observe counts and claims: this process's (LocalSharedState) or the primary's. */
+  readonly shared: SharedState;
+  /** Where `afterRecord` applies the outcome's writes: the hot state `shared` reads in one process. */
+  readonly hotState: Pick<HotState, 'hit' | 'set'>;
+  readonly challenges: ChallengeIssuer;
+  /** The time budget of one event's custom rules (config `ruleTimeBudgetMs`). */
+  readonly ruleTimeBudgetMs: number;
+  readonly logger: Pick<Logger, 'error' | 'warn'>;
 }
 
 /**
@@ -32,7 +61,7 @@ export interface EngineOptions {
  * decision (rule-input.ts). No database query on the hot path except the one-time rebuild per
  * site and process.
  */
-export function createEngine(ctx: AppContext, options: EngineOptions = {}): ScoringEngine {
+export function createEngine(deps: EngineDeps, options: EngineOptions = {}): ScoringEngine {
   const families = options.families ?? DEFAULT_FAMILIES;
   const hard = hardRules(families);
   const versions = new Map<string, string>();
@@ -46,11 +75,10 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
     return v;
   };
   // Load the offline ASN database in the background now, with this instance's settings.
-  void ctx.services.ipIntel.ready();
+  void deps.ipIntel.ready();
   // This process's shared state, or (a `serve --workers` worker) the primary's, one message per event.
-  const shared =
-    ctx.worker?.sharedState?.(ctx) ?? new LocalSharedState(ctx, options.identity ?? ctx.services.identity);
-  const observer = new Observer(shared);
+  const { shared } = deps;
+  const observer = new Observer(shared, deps);
   /** A browser decision's session as read when it was scored, for its outcome (not recorded). */
   const previousSession = new WeakMap<EngineResult, BrowserSession>();
 
@@ -62,7 +90,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
 
     async score(input: ScoringInput): Promise<EngineResult> {
       // The rule set is cached (no promise) for every decision but a site's first in the process.
-      const rules = ctx.services.rules.load(input.site.id);
+      const rules = deps.rules.load(input.site.id);
       const [observed, custom] = isPromise(rules)
         ? await Promise.all([observer.observe(input, input.limit), rules])
         : [await observer.observe(input, input.limit), rules];
@@ -71,10 +99,10 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
         families,
         hard,
         custom,
-        budget: ruleBudget(ctx.config.ruleTimeBudgetMs),
+        budget: ruleBudget(deps.ruleTimeBudgetMs),
       });
       for (const { err, family } of failures)
-        ctx.logger.error({ err, family }, 'signal family failed; skipped');
+        deps.logger.error({ err, family }, 'signal family failed; skipped');
       const { custom: _matches, ...decided } = decision;
       const identity = observed.features.identity;
       const result: EngineResult = {
@@ -90,7 +118,7 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
       if (observed.session && input.surface === 'browser') previousSession.set(result, observed.session);
       if (result.action === 'challenge') {
         result.challenge = {
-          ...(await issueChallenge(ctx, input.site, {
+          ...(await deps.challenges.issue(input.site, {
             ip: input.ip,
             deviceId: observed.features.device_id,
             risk: result.risk_score,
@@ -102,16 +130,16 @@ export function createEngine(ctx: AppContext, options: EngineOptions = {}): Scor
 
     /** Load the IP database and rebuild every site's velocity history now, not on first use. */
     async prepare(): Promise<void> {
-      await Promise.all([ctx.services.ipIntel.ready(), shared.prepare()]);
+      await Promise.all([deps.ipIntel.ready(), shared.prepare()]);
     },
 
     outcome,
 
     async afterRecord(input: ScoringInput, result: EngineResult): Promise<void> {
       try {
-        await applyWrites(ctx.hotState, outcome(input, result));
+        await applyWrites(deps.hotState, outcome(input, result));
       } catch (err) {
-        ctx.logger.warn({ err }, 'engine afterRecord failed');
+        deps.logger.warn({ err }, 'engine afterRecord failed');
       }
     },
   };

@@ -1,6 +1,6 @@
 import { isbot } from 'isbot';
-import type { ChallengeFailure } from '../challenge/index.ts';
-import { verifyPowProof } from '../challenge/proof.ts';
+import type { BoundedMemo } from '../bounded-memo.ts';
+import type { ChallengeFailure, ChallengeVerification, PowProofInput } from '../challenge/types.ts';
 import {
   deviceIdFromStable,
   isRecord,
@@ -12,6 +12,7 @@ import type { DeviceLinkKind } from '../fingerprint/device-link.ts';
 import { hardwareProfileFromStable } from '../fingerprint/hardware.ts';
 import { type TokenBinding, verifyToken } from '../fingerprint/token.ts';
 import { volatileFacts } from '../fingerprint/volatile.ts';
+import type { SitesTable } from '../storage/schema.ts';
 import { type BehaviorMetrics, behaviorMetrics } from './behavior-metrics.ts';
 import type { BrowserSession } from './browser-session.ts';
 import { counterEventOfRequest } from './counter-ops.ts';
@@ -19,7 +20,7 @@ import { isDisposableDomain } from './email-domains.ts';
 import type { EventType, IdentitySummary, ScoringInput } from './engine-types.ts';
 import type { HistoryCounts } from './history.ts';
 import { isPaymentEvent } from './history-keys.ts';
-import type { IpInfo } from './ip-intel.ts';
+import type { IpInfo, IpIntel } from './ip-intel.ts';
 import type { SharedState, StateAnswer, StateQuery } from './shared-state.ts';
 import { subnetKey } from './subnet.ts';
 import { type Os, uaInconsistencies, uaOs } from './ua-consistency.ts';
@@ -183,6 +184,18 @@ function parseNonce(value: unknown): string | number | undefined {
   return typeof value === 'string' || typeof value === 'number' ? value : undefined;
 }
 
+/** What building features uses beyond the request and the shared state (the composition root: services.ts). */
+export interface FeatureDeps {
+  /** The HMAC key of fingerprint tokens (services.ts `SigningKeys.fingerprintToken`). */
+  readonly tokenKey: Buffer;
+  /** isbot's answer per user agent, remembered (`knownBot` below). */
+  readonly knownBot: Pick<BoundedMemo<string, boolean>, 'get'>;
+  /** Offline IP intelligence (ip-intel.ts). */
+  readonly ipIntel: Pick<IpIntel, 'ready' | 'lookup'>;
+  /** Check and consume a proof of work in either form (challenge/proof.ts). */
+  verifyPow(site: SitesTable, proof: PowProofInput): Promise<ChallengeVerification>;
+}
+
 /** The features of one event, and the stable fingerprint they were derived from (for the evidence). */
 export type BuiltFeatures =
   | { features: Features; stable: StableFingerprint; answer: StateAnswer }
@@ -196,10 +209,11 @@ export type BuiltFeatures =
  */
 export async function buildFeatures(
   input: ScoringInput,
+  deps: FeatureDeps,
   shared: SharedState,
   ask: Pick<StateQuery, 'identity' | 'limit'>,
 ): Promise<BuiltFeatures> {
-  const { ctx, site, request } = input;
+  const { site, request } = input;
   const fp = isRecord(request.fingerprint) ? request.fingerprint : undefined;
   const env = isRecord(request.environment) ? request.environment : undefined;
   const c = request.context;
@@ -213,7 +227,7 @@ export async function buildFeatures(
   let tokenId = '';
   let binding: TokenBinding | undefined;
   if (request.token !== undefined) {
-    const check = verifyToken(ctx.services.keys.fingerprintToken, request.token, site.id, input.now);
+    const check = verifyToken(deps.tokenKey, request.token, site.id, input.now);
     token = check.status;
     // A valid token that names no device (registered from evidence without a stable attribute)
     // leaves the device to this request's own evidence.
@@ -243,7 +257,7 @@ export async function buildFeatures(
   const workerUa = env && isRecord(env.worker) ? str(env.worker.user_agent) : '';
   const os = uaOs(ua);
   const subnet = subnetKey(input.ip);
-  const uaBot = ua !== '' && ctx.services.memo.knownBot.get(ua);
+  const uaBot = ua !== '' && deps.knownBot.get(ua);
   const emailDomain = c.email
     ? c.email
         .slice(c.email.lastIndexOf('@') + 1)
@@ -287,9 +301,9 @@ export async function buildFeatures(
   const answer = powProof && query.limit ? await shared.observe(query) : undefined;
   if (answer?.admitted && !answer.admitted.allowed) return { features: null, stable, answer };
   const [, state, powResult] = await Promise.all([
-    ctx.services.ipIntel.ready(),
+    deps.ipIntel.ready(),
     answer ?? shared.observe(query),
-    powProof ? verifyPowProof(ctx, site, powProof) : undefined,
+    powProof ? deps.verifyPow(site, powProof) : undefined,
   ]);
   if (state.admitted && !state.admitted.allowed) return { features: null, stable, answer: state };
   const { counts, nonceFresh, profile } = state;
@@ -344,7 +358,7 @@ export async function buildFeatures(
       powResult === undefined ? 'absent' : powResult.valid ? 'valid' : (powResult.reason ?? 'invalid_proof'),
     history: counts,
     subnet,
-    ip: ctx.services.ipIntel.lookup(input.ip),
+    ip: deps.ipIntel.lookup(input.ip),
     timezone: fp ? str(fp.timezone) : '',
     ...(fp ? volatileFacts(fp) : {}),
     ...(binding

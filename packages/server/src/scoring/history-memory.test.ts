@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { localStateDeps } from '../services.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { History, type HistoryCounts, type Observation } from './history.ts';
 import { rebuildHistory } from './history-rebuild.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
@@ -49,7 +50,7 @@ function observation(i: number, overrides: Partial<Observation> = {}): Observati
 
 describe('history under the hot-state memory budget', () => {
   it('stays within the budget over 120,000 distinct events, and counts recent entities exactly', async () => {
-    const history = new History(ctx);
+    const history = new History(localStateDeps(ctx));
     let peak = 0;
     for (let i = 0; i < 120_000; i++, clock += 5) {
       await history.observe(observation(i), clock);
@@ -90,7 +91,7 @@ describe('history rebuild in pages', () => {
   it('rebuilds the same counts a page of two decisions at a time as in one page', async () => {
     const site = testSite('site_pages');
     await insertSite(ctx, site);
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     // Pairs of decisions share a time: the pages continue by (created_at, id).
     for (let i = 0; i < 7; i++, clock += i % 2 === 0 ? 1_000 : 0) {
       const input = makeInput(
@@ -108,13 +109,13 @@ describe('history rebuild in pages', () => {
     }
     const rebuiltWith = async (page: number): Promise<[HistoryCounts, boolean]> => {
       const fresh: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock, BUDGET) };
-      await rebuildHistory(fresh, site.id, page);
+      await rebuildHistory(localStateDeps(fresh), site.id, page);
       const input = makeInput(
         fresh,
         { fingerprint: FINGERPRINT, context: { account_id: 'acct_0' } },
         { site },
       );
-      const counts = (await createEngine(fresh).score(input)).features.history as HistoryCounts;
+      const counts = (await testEngine(fresh).score(input)).features.history as HistoryCounts;
       const nonceFree = await fresh.hotState.claimOnce(`nonce:${site.id}:page-nonce-0`, 60_000);
       await fresh.hotState.close();
       return [counts, nonceFree];

@@ -1,6 +1,6 @@
-import type { AppContext } from '../context.ts';
+import type { HistoryDecisions } from '../decisions/history-queries.ts';
 import { HARDWARE_MAP_TTL_MS, hardwareMapKey } from '../fingerprint/hardware.ts';
-import type { MaybePromise } from '../state/hot-state.ts';
+import type { HotState, MaybePromise } from '../state/hot-state.ts';
 import { counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
 import type { Signal } from './engine-types.ts';
 import {
@@ -37,9 +37,19 @@ const legacyMarkerKey = (siteId: string) => `rebuilt:${siteId}`;
 /** Held by the one process that rebuilds a site, so that processes starting together rebuild once. */
 const REBUILD_CLAIM_MS = MINUTE;
 
+/**
+ * What the rebuild reads and writes: the hot state, the clock, and the decision log's queries of
+ * recent decisions (decisions/history-queries.ts).
+ */
+export interface RebuildDeps {
+  readonly hotState: HotState;
+  now(): number;
+  readonly decisions: Pick<HistoryDecisions, 'counterPage' | 'deviceTotals'>;
+}
+
 /** Keep the site's counted marker alive (a process that counts for the site calls it regularly). */
-export function markCounted(ctx: AppContext, siteId: string): MaybePromise<void> {
-  return ctx.hotState.set(countedKey(siteId), String(ctx.now()), COUNTED_TTL_MS);
+export function markCounted(deps: Pick<RebuildDeps, 'hotState' | 'now'>, siteId: string): MaybePromise<void> {
+  return deps.hotState.set(countedKey(siteId), String(deps.now()), COUNTED_TTL_MS);
 }
 
 /**
@@ -50,8 +60,8 @@ export function markCounted(ctx: AppContext, siteId: string): MaybePromise<void>
  * Reads REBUILD_PAGE decisions at a time, newest first, and applies each page before reading the
  * next, so its memory is bounded by a page (the hot state holds the result within its own budget).
  */
-export async function rebuildHistory(ctx: AppContext, siteId: string, page = REBUILD_PAGE): Promise<void> {
-  const h = ctx.hotState;
+export async function rebuildHistory(deps: RebuildDeps, siteId: string, page = REBUILD_PAGE): Promise<void> {
+  const h = deps.hotState;
   if ((await h.get(countedKey(siteId))) !== null) return;
   if (!(await h.claimOnce(`rebuilding:${siteId}`, REBUILD_CLAIM_MS))) return;
   // Another process may have finished its rebuild between the two steps.
@@ -59,23 +69,23 @@ export async function rebuildHistory(ctx: AppContext, siteId: string, page = REB
   // Hot state kept by an earlier version carries its 24 h marker instead: its counters are live.
   // (Claiming it also keeps processes of that version from rebuilding during a rolling upgrade.)
   if (!(await h.claimOnce(legacyMarkerKey(siteId), DAY))) {
-    await markCounted(ctx, siteId);
+    await markCounted(deps, siteId);
     return;
   }
-  await markCounted(ctx, siteId);
-  const now = ctx.now();
+  await markCounted(deps, siteId);
+  const now = deps.now();
   const marks = { sdk: new Set<string>() };
   let before: { at: number; id: string } | null = null;
   for (let read = 0; read < REBUILD_LIMIT; ) {
-    const rows = await rebuildPage(ctx, siteId, now, before, Math.min(page, REBUILD_LIMIT - read));
+    const rows = await rebuildPage(deps, siteId, now, before, Math.min(page, REBUILD_LIMIT - read));
     if (rows.length === 0) break;
-    await applyPage(ctx, siteId, now, rows, marks);
+    await applyPage(deps, siteId, now, rows, marks);
     read += rows.length;
     const last = rows[rows.length - 1] as RebuildRow;
     before = { at: last.created_at, id: last.id };
     if (rows.length < page) break;
   }
-  await rebuildDevices(ctx, siteId, now);
+  await rebuildDevices(deps, siteId, now);
 }
 
 /** Decisions rebuilt per query (and held in memory at once). */
@@ -85,24 +95,24 @@ type RebuildRow = Awaited<ReturnType<typeof rebuildPage>>[number];
 
 /** Up to `limit` decisions of the last 24 h older than `before`, newest first. */
 function rebuildPage(
-  ctx: AppContext,
+  deps: RebuildDeps,
   siteId: string,
   now: number,
   before: { at: number; id: string } | null,
   limit: number,
 ) {
-  return ctx.services.decisions.history.counterPage(siteId, now - DAY, before, limit);
+  return deps.decisions.counterPage(siteId, now - DAY, before, limit);
 }
 
 /** Count one page of decisions into hot state (`marks` carries what is set once per rebuild). */
 async function applyPage(
-  ctx: AppContext,
+  deps: RebuildDeps,
   siteId: string,
   now: number,
   rows: RebuildRow[],
   marks: { sdk: Set<string> },
 ): Promise<void> {
-  const h = ctx.hotState;
+  const h = deps.hotState;
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const pairs = new Map<string, Set<string>>();
@@ -176,9 +186,9 @@ async function applyPage(
   await Promise.all(work);
 }
 
-async function rebuildDevices(ctx: AppContext, siteId: string, now: number): Promise<void> {
-  const rows = await ctx.services.decisions.history.deviceTotals(siteId, now - DEVICE_WINDOW, REBUILD_LIMIT);
-  const h = ctx.hotState;
+async function rebuildDevices(deps: RebuildDeps, siteId: string, now: number): Promise<void> {
+  const rows = await deps.decisions.deviceTotals(siteId, now - DEVICE_WINDOW, REBUILD_LIMIT);
+  const h = deps.hotState;
   await Promise.all(
     rows.flatMap((r) => [
       recordFirstSeen(h, siteId, r.device_id, Number(r.first)),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { createTestContext, type HotStateKind, openTestHotState, testHotStates } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { HistoryCounts } from './history.ts';
 import { HOUR } from './history-keys.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
@@ -42,7 +42,7 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     const clock = { now: hour + 1 - 25 * HOUR };
     const ctx = await clockedContext(kind, clock);
     // Process 1 starts (its first event rebuilds the site: nothing recorded yet) and runs on.
-    const first = createEngine(ctx);
+    const first = testEngine(ctx);
     await first.score(makeInput(ctx, { context: { account_id: 'early' } }, { site, ip: '198.51.100.1' }));
     clock.now = hour + 1;
     let counts: HistoryCounts | undefined;
@@ -55,7 +55,7 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     expect(counts?.failed_logins_ip_1h).toBe(43);
     // 25 h after process 1 started, process 2 starts on the same hot state and database.
     clock.now = hour + 2;
-    const second = await createEngine(ctx).score(failedLogin(ctx, 'victim_43'));
+    const second = await testEngine(ctx).score(failedLogin(ctx, 'victim_43'));
     expect(history(second)).toMatchObject({ failed_logins_ip_1h: 44, accounts_per_ip_24h: 44, ip_1h: 44 });
     // And process 1 goes on counting from the same totals.
     expect(history(await first.score(failedLogin(ctx, 'victim_44'))).failed_logins_ip_1h).toBe(45);
@@ -66,7 +66,7 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     const hour = Math.ceil(Date.now() / HOUR) * HOUR;
     const clock = { now: hour + 1 };
     const ctx = await clockedContext(kind, clock);
-    const first = createEngine(ctx);
+    const first = testEngine(ctx);
     for (let i = 0; i < 5; i++) {
       const input = failedLogin(ctx, `victim_${i}`);
       await recordDecision(ctx, input, await first.score(input));
@@ -77,11 +77,11 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     // Two processes start together on the empty store: one rebuilds (the other counts on at once,
     // its first answer without the rebuilt counts), and the decisions are counted once.
     const [a, b] = await Promise.all([
-      createEngine(ctx).score(failedLogin(ctx, 'victim_5')),
-      createEngine(ctx).score(failedLogin(ctx, 'victim_6')),
+      testEngine(ctx).score(failedLogin(ctx, 'victim_5')),
+      testEngine(ctx).score(failedLogin(ctx, 'victim_6')),
     ]);
     expect(Math.max(history(a).failed_logins_ip_1h, history(b).failed_logins_ip_1h)).toBe(7);
-    const third = await createEngine(ctx).score(failedLogin(ctx, 'victim_7'));
+    const third = await testEngine(ctx).score(failedLogin(ctx, 'victim_7'));
     expect(history(third).failed_logins_ip_1h).toBe(8);
   });
 
@@ -93,14 +93,14 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     // here by this version with the counted marker standing in for that version's, then removed).
     await ctx.hotState.claimOnce(`rebuilt:${site.id}`, 24 * HOUR);
     await ctx.hotState.set(`counted:${site.id}`, 'earlier version', HOUR);
-    const earlier = createEngine(ctx);
+    const earlier = testEngine(ctx);
     for (let i = 0; i < 5; i++) {
       const input = failedLogin(ctx, `victim_${i}`);
       await recordDecision(ctx, input, await earlier.score(input));
     }
     // The first process of this version starts.
     await ctx.hotState.del(`counted:${site.id}`);
-    const upgraded = await createEngine(ctx).score(failedLogin(ctx, 'victim_5'));
+    const upgraded = await testEngine(ctx).score(failedLogin(ctx, 'victim_5'));
     expect(history(upgraded).failed_logins_ip_1h).toBe(6);
   });
 
@@ -108,8 +108,8 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     const clock = { now: Date.now() };
     const ctx = await clockedContext(kind, clock);
     const tokenless = () => makeInput(ctx, { context: { account_id: 'acct_sdk' } }, { site });
-    const a = createEngine(ctx);
-    const b = createEngine(ctx);
+    const a = testEngine(ctx);
+    const b = testEngine(ctx);
     expect(history(await a.score(tokenless())).site_uses_sdk).toBe(false);
     // Process b sees the site's backend send a valid token: the site integrates the SDK.
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
@@ -122,7 +122,7 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
   it('marks the event types the backend sends tokens with, and keeps them across a restart', async () => {
     const clock = { now: Date.now() };
     const ctx = await clockedContext(kind, clock);
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     const checkout = makeInput(
       ctx,
@@ -144,7 +144,7 @@ describe.each(testHotStates())('history on a shared %s hot state', (kind) => {
     // A restart on a hot state without its data rebuilds both markers from the recorded decision.
     await ctx.hotState.close();
     ctx.hotState = openTestHotState(kind, () => clock.now);
-    const restarted = createEngine(ctx);
+    const restarted = testEngine(ctx);
     r = await restarted.score(tokenlessCheckout(ctx));
     expect(r.signals.map((s) => s.rule)).toContain('token_missing');
     expect(history(await restarted.score(signup(ctx))).event_type_uses_sdk).toBe(false);

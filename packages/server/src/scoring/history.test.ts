@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { registerFingerprint } from '../fingerprint/register.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { createTestContext } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import type { HistoryCounts } from './history.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
 
@@ -34,7 +34,7 @@ async function pinClock(clock = 1_700_000_000_000): Promise<number> {
 describe('velocity and history across a restart', () => {
   it('rebuilds counters from recorded decisions, so counts match', async () => {
     const clock = await pinClock();
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     let before: HistoryCounts | undefined;
     for (let i = 0; i < 5; i++) {
       const input = makeInput(
@@ -71,7 +71,7 @@ describe('velocity and history across a restart', () => {
       },
       { site },
     );
-    const after = history(await createEngine(restarted).score(input));
+    const after = history(await testEngine(restarted).score(input));
     expect(after).toMatchObject({
       ip_1m: 6,
       ip_1h: 6,
@@ -90,12 +90,12 @@ describe('velocity and history across a restart', () => {
 
   it('does not rebuild twice when hot state kept its counters (scale mode)', async () => {
     await pinClock();
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const input = makeInput(ctx, { fingerprint: FINGERPRINT }, { site });
     await recordDecision(ctx, input, await engine.score(input));
     // A second process on the same (shared) hot state.
     const second = makeInput(ctx, { fingerprint: FINGERPRINT }, { site });
-    expect(history(await createEngine(ctx).score(second)).ip_1m).toBe(2);
+    expect(history(await testEngine(ctx).score(second)).ip_1m).toBe(2);
   });
 });
 
@@ -104,12 +104,12 @@ describe('replayed evidence across a restart', () => {
     const clock = await pinClock();
     const environment = { nonce: 'n-restart-1', timestamp: clock };
     const first = makeInput(ctx, { fingerprint: FINGERPRINT, environment }, { site });
-    const result = await createEngine(ctx).score(first);
+    const result = await testEngine(ctx).score(first);
     expect(result.features.nonce).toBe('fresh');
     await recordDecision(ctx, first, result);
 
     const restarted: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock) };
-    const engine = createEngine(restarted);
+    const engine = testEngine(restarted);
     const replay = await engine.score(
       makeInput(restarted, { fingerprint: FINGERPRINT, environment }, { site }),
     );
@@ -133,7 +133,7 @@ describe('hardware-profile counters across a restart', () => {
     ctx.now = () => clock;
     await ctx.hotState.close();
     ctx.hotState = new MemoryHotState(() => clock);
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     // An anti-detect browser: one machine, new canvas/audio/WebGL noise and a new card each time.
     const attempt = async (i: number, e = engine, c = ctx) => {
       const fingerprint = {
@@ -173,7 +173,7 @@ describe('hardware-profile counters across a restart', () => {
     // The 5th page has scored its checkout; then the process restarts before the backend's /verify.
     const fifth = await attempt(4);
     const restarted: AppContext = { ...ctx, hotState: new MemoryHotState(() => clock) };
-    const after = await verify(fifth, 4, createEngine(restarted), restarted);
+    const after = await verify(fifth, 4, testEngine(restarted), restarted);
     expect(after.features.hardware_profile).toMatch(/^hw_/);
     expect(history(after)).toMatchObject({ hw_devices_1h: 5, hw_payments_1h: 5, hw_small_payments_1h: 5 });
     expect(after.signals.map((s) => s.rule)).toContain('hardware_card_testing');

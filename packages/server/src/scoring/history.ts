@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
 import { hardwareProfileOf } from '../fingerprint/hardware.ts';
 import { allOf, isPromise, type MaybePromise } from '../state/hot-state.ts';
 import type { HotStateWrite } from '../state/writes.ts';
@@ -19,7 +19,7 @@ import {
   recordFirstSeen,
   SDK_SEEN_MS,
 } from './history-keys.ts';
-import { COUNTED_REFRESH_MS, markCounted, rebuildHistory } from './history-rebuild.ts';
+import { COUNTED_REFRESH_MS, markCounted, type RebuildDeps, rebuildHistory } from './history-rebuild.ts';
 
 /**
  * Velocity, fan-out and device history counters in hot state (shared by every process in scale
@@ -98,6 +98,11 @@ export interface HistoryCounts {
  */
 const SDK_READ_MS = 1_000;
 
+/** What the counters use: hot state, the clock and recorded decisions (to rebuild), and a logger. */
+export interface HistoryDeps extends RebuildDeps {
+  readonly logger: Pick<Logger, 'warn'>;
+}
+
 export class History {
   /** Per site: the rebuild in progress, or null once it is done. */
   private readonly rebuilt = new Map<string, Promise<void> | null>();
@@ -109,7 +114,7 @@ export class History {
    */
   private readonly sdkCache = new Map<string, { seen: boolean; checked: number; marked: number }>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: HistoryDeps) {}
 
   /**
    * Count this event and answer the counters including it. With the in-process hot state every
@@ -151,7 +156,7 @@ export class History {
 
   /** Run one counter operation against hot state. */
   private run(siteId: string, op: CounterOp, now: number): MaybePromise<unknown> {
-    const h = this.ctx.hotState;
+    const h = this.deps.hotState;
     switch (op.kind) {
       case 'hit':
         return op.add ? h.hit(op.key, op.window) : h.count(op.key, op.window);
@@ -172,7 +177,7 @@ export class History {
    */
   async hardwareProfile(siteId: string, deviceId: string): Promise<string> {
     await this.ensureRebuilt(siteId);
-    return hardwareProfileOf(this.ctx.hotState, siteId, deviceId);
+    return hardwareProfileOf(this.deps.hotState, siteId, deviceId);
   }
 
   /**
@@ -180,13 +185,13 @@ export class History {
    * `key` names it), marking it when it does now.
    */
   private sdkSeen(key: string, now: boolean): MaybePromise<boolean> {
-    const at = this.ctx.now();
+    const at = this.deps.now();
     const c = this.sdkCache.get(key);
     if (now) {
       // Refresh the shared marker at most every 10 minutes per process.
       if (!c?.seen || at - c.marked > 10 * MINUTE) {
         this.sdkCache.set(key, { seen: true, checked: at, marked: at });
-        const marked = this.ctx.hotState.set(key, '1', SDK_SEEN_MS);
+        const marked = this.deps.hotState.set(key, '1', SDK_SEEN_MS);
         if (isPromise(marked)) return marked.then(() => true);
       }
       return true;
@@ -197,7 +202,7 @@ export class History {
       this.sdkCache.set(key, { seen, checked: at, marked: c?.marked ?? 0 });
       return seen;
     };
-    const value = this.ctx.hotState.get(key);
+    const value = this.deps.hotState.get(key);
     return isPromise(value) ? value.then(remember) : remember(value);
   }
 
@@ -206,7 +211,7 @@ export class History {
    * after the site's rebuild, which restores the nonces of recorded decisions after a restart.
    */
   claimNonce(siteId: string, nonce: string): MaybePromise<boolean> {
-    const claim = () => this.ctx.hotState.claimOnce(nonceKey(siteId, nonce), NONCE_TTL_MS);
+    const claim = () => this.deps.hotState.claimOnce(nonceKey(siteId, nonce), NONCE_TTL_MS);
     const rebuilding = this.ensureRebuilt(siteId);
     return rebuilding ? rebuilding.then(claim) : claim();
   }
@@ -219,20 +224,20 @@ export class History {
   ensureRebuilt(siteId: string): Promise<void> | null {
     let p = this.rebuilt.get(siteId);
     if (p === null) {
-      const at = this.ctx.now();
+      const at = this.deps.now();
       if (at - (this.markedCounted.get(siteId) ?? Number.NEGATIVE_INFINITY) >= COUNTED_REFRESH_MS) {
         this.markedCounted.set(siteId, at);
-        const marked = markCounted(this.ctx, siteId);
+        const marked = markCounted(this.deps, siteId);
         if (isPromise(marked))
           marked.catch((err: unknown) =>
-            this.ctx.logger.warn({ err, siteId }, 'counted marker not refreshed'),
+            this.deps.logger.warn({ err, siteId }, 'counted marker not refreshed'),
           );
       }
     }
     if (p === undefined) {
-      p = rebuildHistory(this.ctx, siteId)
+      p = rebuildHistory(this.deps, siteId)
         .catch((err: unknown) => {
-          this.ctx.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
+          this.deps.logger.warn({ err, siteId }, 'velocity rebuild failed; counting from now');
         })
         .then(() => {
           this.rebuilt.set(siteId, null);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { clusterIdOf, IdentityClusters, identityBudgetBytes } from './identity.ts';
 import { identityEvent as ev, insertIdentityRows } from './identity-fixtures.ts';
 import { FINGERPRINT, insertSite, makeInput, recordDecision, testSite } from './test-fixtures.ts';
@@ -112,7 +112,7 @@ describe('identity in decisions', () => {
   });
 
   it('is present for pro/enterprise/demo only', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const free = await engine.score(
       makeInput(ctx, {}, { site, workspace: { id: 'w', plan: 'free', demo: false } }),
     );
@@ -124,7 +124,7 @@ describe('identity in decisions', () => {
   });
 
   it('links two accounts on one device, and is rebuilt from decisions in a new process', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const a = makeInput(
       ctx,
       { fingerprint: FINGERPRINT, context: { account_id: 'alice' } },
@@ -137,7 +137,7 @@ describe('identity in decisions', () => {
     await recordDecision(ctx, b, rb);
     expect(rb.identity).toEqual({ ...ra.identity, linked_accounts: 1, shared_devices: 1 });
 
-    const fresh = createEngine(ctx);
+    const fresh = testEngine(ctx);
     const c = makeInput(ctx, { context: { account_id: 'alice' } }, { site, ip: '' });
     expect((await fresh.score(c)).identity).toEqual(rb.identity);
   });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import { type Config, MEMORY_SHARES } from '../config.ts';
-import type { AppContext } from '../context.ts';
 import { HistoryDecisions } from '../decisions/history-queries.ts';
+import type { Database } from '../storage/db.ts';
 import type { IdentitySummary } from './engine-types.ts';
 import type { Member } from './identity-entries.ts';
 import { type IdentityEvent, IdentityGraph } from './identity-graph.ts';
@@ -39,6 +40,14 @@ export function identityBudgetBytes(config: Pick<Config, 'memoryBudgetBytes'>): 
 
 export function clusterIdOf(siteId: string, key: string): string {
   return `cl_${createHash('sha256').update(`${siteId}\n${key}`).digest('hex').slice(0, 20)}`;
+}
+
+/** What the identity graph is built from: its memory budget, the database it loads from, a clock. */
+export interface IdentityDeps {
+  readonly config: Pick<Config, 'memoryBudgetBytes'>;
+  readonly database: Database;
+  readonly logger: Pick<Logger, 'warn'>;
+  now(): number;
 }
 
 export interface IdentityOptions {
@@ -99,15 +108,15 @@ export class IdentityClusters implements IdentityService {
   private readonly decisions: HistoryDecisions;
 
   constructor(
-    private readonly ctx: Omit<AppContext, 'services'>,
+    private readonly deps: IdentityDeps,
     options: IdentityOptions = {},
   ) {
-    const budget = options.budgetBytes ?? identityBudgetBytes(ctx.config);
+    const budget = options.budgetBytes ?? identityBudgetBytes(deps.config);
     this.graph = new IdentityGraph(budget);
-    this.poll = options.poll ?? ctx.database.dialect === 'postgres';
+    this.poll = options.poll ?? deps.database.dialect === 'postgres';
     this.chunkRows = options.chunkRows ?? CHUNK_ROWS;
     this.loadRowsMax = Math.max(this.chunkRows, Math.floor(budget / BYTES_PER_LOADED_ROW));
-    this.decisions = new HistoryDecisions(ctx.database);
+    this.decisions = new HistoryDecisions(deps.database);
   }
 
   /** Add this event's links and answer the account's cluster. */
@@ -166,12 +175,12 @@ export class IdentityClusters implements IdentityService {
         ready: Promise.resolve(),
         loaded: false,
         cursor: { at: 0, id: '' },
-        polledAt: this.ctx.now(),
+        polledAt: this.deps.now(),
         polling: null,
       };
       s.ready = this.loadSite(siteId, s)
         .catch((err: unknown) => {
-          this.ctx.logger.warn({ err, siteId }, 'identity load failed; linking from now');
+          this.deps.logger.warn({ err, siteId }, 'identity load failed; linking from now');
         })
         .finally(() => {
           s.loaded = true;
@@ -187,7 +196,7 @@ export class IdentityClusters implements IdentityService {
    * row (index only) at most loadRowsMax rows or to LOAD_WINDOW_MS, whichever comes first.
    */
   private async loadSite(siteId: string, state: SiteState): Promise<void> {
-    const now = this.ctx.now();
+    const now = this.deps.now();
     const start = await this.loadStart(siteId, now - LOAD_WINDOW_MS);
     state.cursor = start;
     await this.readSince(siteId, state, start);
@@ -236,17 +245,17 @@ export class IdentityClusters implements IdentityService {
 
   private maybePoll(siteId: string, state: SiteState): void {
     if (!this.poll || !state.loaded || state.polling) return;
-    if (this.ctx.now() - state.polledAt < POLL_MS) return;
+    if (this.deps.now() - state.polledAt < POLL_MS) return;
     void this.pollNow(siteId, state);
   }
 
   /** Read what other processes recorded since the cursor (overlapping by POLL_OVERLAP_MS). */
   private pollNow(siteId: string, state: SiteState): Promise<void> {
     if (state.polling) return state.polling;
-    state.polledAt = this.ctx.now();
+    state.polledAt = this.deps.now();
     const from = { at: state.cursor.at - POLL_OVERLAP_MS, id: '' };
     state.polling = this.readSince(siteId, state, from)
-      .catch((err: unknown) => this.ctx.logger.warn({ err, siteId }, 'identity poll failed'))
+      .catch((err: unknown) => this.deps.logger.warn({ err, siteId }, 'identity poll failed'))
       .finally(() => {
         state.polling = null;
       });

@@ -1,12 +1,12 @@
 import type { StableFingerprint } from '../fingerprint/device-id.ts';
-import { admit, type ScoringRateLimit } from '../pipeline/rate-limit.ts';
 import { eventVariables, isRuleSignal } from '../rules/apply.ts';
 import type { RateLimitResult } from '../state/hot-state.ts';
+import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import { type BrowserSession, browserSessionWrite, isCarriedRule } from './browser-session.ts';
 import type { ObservedEvent } from './decide-event.ts';
 import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
-import { buildFeatures, type Features } from './features.ts';
+import { buildFeatures, type FeatureDeps, type Features } from './features.ts';
 import { outcomeWrites } from './history.ts';
 import type { SharedState } from './shared-state.ts';
 import { deviceEvidenceRisk } from './signals/device-carry.ts';
@@ -35,7 +35,10 @@ export interface Observed extends ObservedEvent {
  * as writes applied with the commit.
  */
 export class Observer {
-  constructor(readonly shared: SharedState) {}
+  constructor(
+    readonly shared: SharedState,
+    private readonly deps: FeatureDeps,
+  ) {}
 
   /**
    * `limit`: a rate limit the event passes first (the single-event routes hand theirs over, so it
@@ -43,7 +46,7 @@ export class Observer {
    */
   async observe(input: ScoringInput, limit?: ScoringRateLimit): Promise<Observed> {
     const c = input.request.context;
-    const built = await buildFeatures(input, this.shared, {
+    const built = await buildFeatures(input, this.deps, this.shared, {
       identity: identityAllowed(input.workspace),
       ...(limit ? { limit: [limit.key, limit.limit, limit.windowMs] as [string, number, number] } : {}),
     });

@@ -6,7 +6,7 @@ import { createRule } from '../rules/repo.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
-import { createEngine } from './engine.ts';
+import { testEngine } from '../testing/scoring-engine.ts';
 import { FINGERPRINT, makeInput, recordDecision } from './test-fixtures.ts';
 
 let ctx: AppContext;
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 /** Score `n` events live with the site's rules and record them as the routes do; the live hits by rule. */
 async function scoreLive(n: number): Promise<Record<string, number>> {
-  const engine = createEngine(ctx);
+  const engine = testEngine(ctx);
   const hits: Record<string, number> = {};
   for (let i = 0; i < n; i++) {
     const input = makeInput(

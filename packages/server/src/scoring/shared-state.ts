@@ -1,10 +1,9 @@
-import type { AppContext } from '../context.ts';
 import type { MaybePromise, RateLimitResult } from '../state/hot-state.ts';
 import { allOf, isPromise } from '../state/hot-state.ts';
 import { type BrowserSession, readBrowserSession } from './browser-session.ts';
 import type { CounterEvent } from './counter-ops.ts';
 import type { IdentitySummary } from './engine-types.ts';
-import { History, type HistoryCounts } from './history.ts';
+import { History, type HistoryCounts, type HistoryDeps } from './history.ts';
 import type { IdentityService } from './identity.ts';
 
 /**
@@ -48,6 +47,12 @@ export interface SharedState {
   prepare(): Promise<void>;
 }
 
+/** What this process's shared state is built from (the composition root: services.ts). */
+export interface LocalStateDeps extends HistoryDeps {
+  /** Every site's id: `prepare` rebuilds each site's counters. */
+  siteIds(): Promise<readonly string[]>;
+}
+
 /**
  * The shared state of this process: hot state (in-process, or Redis in scale mode) through
  * history.ts, and the identity graph. The primary of `serve --workers N` answers its workers'
@@ -57,24 +62,23 @@ export class LocalSharedState implements SharedState {
   readonly history: History;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: LocalStateDeps,
     private readonly identity: IdentityService | undefined,
   ) {
-    this.history = new History(ctx);
+    this.history = new History(deps);
   }
 
   observe(q: StateQuery): MaybePromise<StateAnswer> {
     if (!q.limit) return this.count(q);
     const [key, limit, windowMs] = q.limit;
-    return this.ctx.hotState.rateLimit(key, limit, windowMs).then(async (admitted) => {
+    return this.deps.hotState.rateLimit(key, limit, windowMs).then(async (admitted) => {
       if (!admitted.allowed) return { admitted } as StateAnswer;
       return { ...(await this.count(q)), admitted };
     });
   }
 
   async prepare(): Promise<void> {
-    const sites = await this.ctx.database.db.selectFrom('sites').select('id').execute();
-    for (const site of sites) await this.history.ensureRebuilt(site.id);
+    for (const siteId of await this.deps.siteIds()) await this.history.ensureRebuilt(siteId);
   }
 
   /** Counters, nonce and hardware profile first; then the identity clusters and the browser session. */
@@ -107,7 +111,7 @@ export class LocalSharedState implements SharedState {
           at: q.now,
         })
       : undefined;
-    const session = readBrowserSession(this.ctx.hotState, q.siteId, c.tokenId);
+    const session = readBrowserSession(this.deps.hotState, q.siteId, c.tokenId);
     const answer = (id: IdentitySummary | undefined, s: BrowserSession | null): StateAnswer =>
       id
         ? { counts, nonceFresh, profile, identity: id, session: s }

@@ -1,14 +1,5 @@
+import type { CatalogueSignal } from '@warden/protocol/management';
 import { DEFAULT_FAMILIES } from './ruleset.ts';
-
-export interface CatalogueSignal {
-  name: string;
-  family: string;
-  /** The default score (some signals scale theirs; docs/signals.md). */
-  score: number;
-  description: string;
-  /** Hard automation evidence: classification `bot` whatever the total. */
-  hard: boolean;
-}
 
 /** Every built-in signal the default rule set may emit, in evaluation order: the families' own declarations. */
 export function signalCatalogue(): CatalogueSignal[] {

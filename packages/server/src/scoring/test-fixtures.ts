@@ -75,7 +75,6 @@ export function makeInput(
     ...request.context,
   };
   return {
-    ctx,
     site: options.site ?? testSite(),
     workspace: options.workspace ?? { id: 'ws_test', plan: 'pro', demo: false },
     surface: options.surface ?? 'server',

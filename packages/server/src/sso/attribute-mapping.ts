@@ -1,14 +1,5 @@
+import type { AttributeMapping } from '@warden/protocol/management';
 import type { ErrorDetail } from '../errors.ts';
-
-/**
- * Which SAML attributes carry a person's e-mail address and display name, in order of preference.
- * IdPs name them differently: SimpleSAMLphp `mail` or `urn:mace:dir:attribute-def:mail`, Shibboleth
- * and many LDAP-backed IdPs the OID form, Entra ID / ADFS the WS-Federation claim URIs.
- */
-export interface AttributeMapping {
-  email: string[];
-  name: string[];
-}
 
 export const DEFAULT_ATTRIBUTE_MAPPING: AttributeMapping = {
   email: [

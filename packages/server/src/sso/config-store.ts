@@ -1,39 +1,9 @@
+import type { SpEndpoints, SsoConfigView, SsoSettings } from '@warden/protocol/management';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
-import type { Role } from '../workspace/permissions.ts';
-import { type AttributeMapping, attributeMappingOf } from './attribute-mapping.ts';
+import { attributeMappingOf } from './attribute-mapping.ts';
 import { splitCertificates } from './certificate.ts';
-import type { SpEndpoints } from './endpoints.ts';
-
-/** The workspace's SSO settings as stored (after validation and metadata parsing). */
-export interface SsoSettings {
-  enabled: boolean;
-  idpEntityId: string;
-  ssoUrl: string;
-  idpCertificate: string;
-  defaultRole: Role;
-  ssoRequired: boolean;
-  /** The attribute names given (a list left out keeps the defaults); null: all defaults. */
-  attributeMapping: Partial<AttributeMapping> | null;
-  /** Where the IdP metadata was read from (entity id, SSO URL and certificates come from it); null: pasted. */
-  metadataUrl: string | null;
-}
-
-/** The answer of GET/PUT /api/workspaces/{id}/sso (a contract with the dashboard). */
-export interface SsoConfigView extends Omit<SsoSettings, 'attributeMapping'> {
-  /** When the metadata URL was last read successfully, and the last refresh's error (null: none). */
-  metadataFetchedAt: string | null;
-  metadataError: string | null;
-  /** The attribute names in effect (the defaults where none were given). */
-  attributeMapping: AttributeMapping;
-  workspaceId: string;
-  /** The trusted signing certificates one by one (`idpCertificate` holds them all, PEM after PEM). */
-  idpCertificates: string[];
-  configured: boolean;
-  updatedAt: string | null;
-  sp: SpEndpoints;
-}
 
 export async function findSsoConfig(
   db: Kysely<DB>,

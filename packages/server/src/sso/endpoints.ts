@@ -1,13 +1,4 @@
-/** The service-provider URLs of one workspace, all derived from the server's public URL. */
-export interface SpEndpoints {
-  /** SP entity id; also the metadata URL, so an IdP can fetch it. */
-  entityId: string;
-  /** Assertion Consumer Service: where the IdP posts its SAMLResponse. */
-  acsUrl: string;
-  metadataUrl: string;
-  /** SP-initiated sign-in: redirects to the IdP. */
-  loginUrl: string;
-}
+import type { SpEndpoints } from '@warden/protocol/management';
 
 function samlBasePath(workspaceId: string): string {
   return `/api/sso/saml/${encodeURIComponent(workspaceId)}`;

@@ -1,7 +1,7 @@
+import type { Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { UsersTable } from '../storage/schema.ts';
-import type { Role } from '../workspace/permissions.ts';
 import { createUserOrReread, findUserByEmail } from '../workspace/users.ts';
 import { addMembership, findMembership } from '../workspace/workspaces.ts';
 

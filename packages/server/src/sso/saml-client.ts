@@ -5,10 +5,10 @@ import {
   SAML,
   ValidateInResponseTo,
 } from '@node-saml/node-saml';
+import type { SpEndpoints } from '@warden/protocol/management';
 import type { HotState } from '../state/hot-state.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
 import { splitCertificates } from './certificate.ts';
-import type { SpEndpoints } from './endpoints.ts';
 
 /** Tolerated clock difference between Warden and the IdP for NotBefore / NotOnOrAfter. */
 export const CLOCK_SKEW_MS = 2 * 60_000;

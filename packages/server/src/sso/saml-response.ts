@@ -1,8 +1,8 @@
 import { type Profile, type SAML, SamlStatusError } from '@node-saml/node-saml';
 import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml.js';
+import type { AttributeMapping, SpEndpoints } from '@warden/protocol/management';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
-import { type AttributeMapping, attributeMappingOf, mappedValues } from './attribute-mapping.ts';
-import type { SpEndpoints } from './endpoints.ts';
+import { attributeMappingOf, mappedValues } from './attribute-mapping.ts';
 import { CLOCK_SKEW_MS, EMAIL_NAME_ID_FORMAT } from './saml-client.ts';
 
 /** Why a SAMLResponse was refused; the reason is shown to the user, never the response itself. */

@@ -1,8 +1,8 @@
+import type { AttributeMapping, SsoSettings } from '@warden/protocol/management';
+import type { Role } from '@warden/protocol/permissions';
 import { ApiError, type ErrorDetail } from '../errors.ts';
-import type { Role } from '../workspace/permissions.ts';
-import { type AttributeMapping, checkAttributeMapping } from './attribute-mapping.ts';
+import { checkAttributeMapping } from './attribute-mapping.ts';
 import { normaliseCertificates } from './certificate.ts';
-import type { SsoSettings } from './config-store.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 
 /** The body of PUT /api/workspaces/{id}/sso, after schema validation. */

@@ -1,6 +1,6 @@
+import { planAllows } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
-import { planAllows } from '../workspace/permissions.ts';
 
 export interface SsoRequirement {
   workspaceId: string;

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { History, type Observation } from '../scoring/history.ts';
 import { insertSite, testSite } from '../scoring/test-fixtures.ts';
+import { localStateDeps } from '../services.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext, testHotStates } from '../testing/context.ts';
 import { serverHeaders } from '../testing/scoring-app.ts';
@@ -84,7 +85,7 @@ describe.skipIf(!onRedis)('Redis hot state: round trips per decision', () => {
   });
 
   it("sends an event's ~35 counter operations in at most two round trips", async () => {
-    const history = new History(ctx);
+    const history = new History(localStateDeps(ctx));
     await history.observe(observation(0), ctx.now()); // the site's rebuild, once per process
     for (let i = 1; i <= 3; i++) {
       let counts: unknown;
@@ -101,7 +102,7 @@ describe.skipIf(!onRedis)('Redis hot state: round trips per decision', () => {
   });
 
   it("sends an event's counter operations of one tick as one script call (state/redis-batch.ts)", async () => {
-    const history = new History(ctx);
+    const history = new History(localStateDeps(ctx));
     await history.observe(observation(0), ctx.now()); // the site's rebuild, once per process
     const sent = await commands(client, async () => history.observe(observation(1), ctx.now()));
     // One script call per wave (at most two: the distinct counts that add only when their member

@@ -9,7 +9,10 @@ export type HotStateWrite =
   | ['set', key: string, value: string, ttlMs: number];
 
 /** Apply `writes`, all at once; no promise with the in-process store. */
-export function applyWrites(h: HotState, writes: readonly HotStateWrite[]): MaybePromise<unknown> {
+export function applyWrites(
+  h: Pick<HotState, 'hit' | 'set'>,
+  writes: readonly HotStateWrite[],
+): MaybePromise<unknown> {
   if (writes.length === 0) return undefined;
   return allOf(writes.map((w) => (w[0] === 'hit' ? h.hit(w[1], w[2]) : h.set(w[1], w[2], w[3]))));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepUsedChallenges } from '../challenge/index.ts';
-import { sweepIdempotencyKeys } from '../pipeline/idempotency.ts';
+import { sweepIdempotencyKeys } from '../decisions/key-queries.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import type { Database } from './db.ts';
 import { deleteExpiredRows } from './expired-rows.ts';

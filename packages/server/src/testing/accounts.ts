@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Plan, Role } from '@warden/protocol/permissions';
 import type { AppContext } from '../context.ts';
 import { hashPassword } from '../workspace/passwords.ts';
-import type { Plan, Role } from '../workspace/permissions.ts';
 import { startSession } from '../workspace/sessions.ts';
 import { createSite } from '../workspace/sites.ts';
 import { createUser } from '../workspace/users.ts';

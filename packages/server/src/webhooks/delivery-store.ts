@@ -1,8 +1,8 @@
+import type { Plan } from '@warden/protocol/permissions';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
 import type { DeliveryStatus, WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import type { Plan } from '../workspace/permissions.ts';
 import { cancelPendingOfSites, STATUS_IS_PENDING } from './outbox.ts';
 
 export type ClaimedDelivery = Pick<

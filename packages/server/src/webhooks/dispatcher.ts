@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { planAllows } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../storage/db.ts';
-import { planAllows } from '../workspace/permissions.ts';
 import {
   type AttemptRecord,
   type ClaimedDelivery,

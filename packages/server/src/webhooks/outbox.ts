@@ -1,9 +1,9 @@
 import type { Signal } from '@warden/protocol';
+import { plansWith } from '@warden/protocol/permissions';
 import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { plansWith } from '../workspace/permissions.ts';
 import type { ClaimedDelivery } from './delivery-store.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 

@@ -2,10 +2,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Plan, Role } from '@warden/protocol/permissions';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../storage/db.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
-import type { Plan, Role } from '../workspace/permissions.ts';
 import { NO_SITE_CACHE, type SiteChanges } from '../workspace/site-key-cache.ts';
 import { createSite as createSite_ } from '../workspace/sites.ts';
 import { issueAccessToken, sha256Hex } from '../workspace/tokens.ts';

@@ -1,6 +1,6 @@
+import { can, OPERATIONS, planAllows, ROLES } from '@warden/protocol/permissions';
 import { describe, expect, it } from 'vitest';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.ts';
-import { can, OPERATIONS, planAllows, ROLES } from './permissions.ts';
 import { ACCESS_TOKEN_TTL_S, issueAccessToken, verifyAccessToken } from './tokens.ts';
 
 describe('passwords', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { InvitationsTable } from '../storage/invitation-schema.ts';
-import type { Role } from './permissions.ts';
 import { newOpaqueToken, sha256Hex } from './tokens.ts';
 import { normaliseEmail } from './users.ts';
 

@@ -1,6 +1,6 @@
+import type { Plan } from '@warden/protocol/permissions';
 import type { Database } from '../storage/db.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import type { Plan } from './permissions.ts';
 import { createSite } from './sites.ts';
 import { createUser, findUserByEmail } from './users.ts';
 import { addMembership, createWorkspace } from './workspaces.ts';

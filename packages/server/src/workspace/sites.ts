@@ -105,6 +105,12 @@ export async function findSite(db: Kysely<DB>, id: string): Promise<SitesTable |
   return db.selectFrom('sites').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Every site's id (in no particular order). */
+export async function allSiteIds(db: Kysely<DB>): Promise<string[]> {
+  const sites = await db.selectFrom('sites').select('id').execute();
+  return sites.map((s) => s.id);
+}
+
 /** Sites of the given workspaces, oldest first. */
 export async function listSites(db: Kysely<DB>, workspaceIds: readonly string[]): Promise<SitesTable[]> {
   if (workspaceIds.length === 0) return [];

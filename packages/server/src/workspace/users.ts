@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Plan, Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { UsersTable } from '../storage/schema.ts';
-import type { Plan, Role } from './permissions.ts';
 
 /** The user object of SPEC §6, as answered by login and GET /api/auth/me. */
 export interface UserView {

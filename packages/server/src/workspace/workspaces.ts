@@ -1,21 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Workspace as WorkspaceView } from '@warden/protocol/management';
+import type { Plan, Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { MembershipsTable, WorkspacesTable } from '../storage/schema.ts';
-import type { Plan, Role } from './permissions.ts';
 import type { SiteChanges } from './site-key-cache.ts';
 
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise'];
-
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  plan: Plan;
-  demo: boolean;
-  role: Role;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface NewWorkspace {
   name: string;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EmailSchema, PasswordSchema, UserSchema } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
@@ -11,7 +12,7 @@ import { authenticate, principalOf } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import { throttleLogin } from '../login-throttle.ts';
 import type { App } from '../types.ts';
-import { bearer, EmailSchema, Envelope, PasswordSchema, UserSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const LoginBody = Type.Object(
   { email: EmailSchema, password: PasswordSchema },

@@ -1,10 +1,10 @@
-import { type Static, Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
+import { Cluster, ClusterParams } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { entityLabelOf, entityLabelsOf } from '../../entities/entity-labels.ts';
-import { RELATED_LIMIT, relatedClusters } from '../../entities/related-clusters.ts';
+import { relatedClusters } from '../../entities/related-clusters.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
 import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
@@ -15,90 +15,6 @@ import type { App } from '../types.ts';
 const CLUSTER_LIST_LIMIT = 200;
 /** Devices, IPs and payments are read from the members' decisions of this window. */
 const CLUSTER_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** Any text: an id no decision carries (malformed or not) is simply not found (404). */
-const ClusterParams = Type.Object({ id: Type.String() });
-
-const ClusterMember = Type.Object({
-  accountId: Type.String(),
-  decisions: Type.Integer({ description: 'Decisions recorded for the account.' }),
-  firstSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  latest: Type.Union([
-    Type.Object({
-      decisionId: Type.String(),
-      riskScore: Type.Integer(),
-      action: Type.String(),
-      classification: Type.String(),
-      createdAt: Type.String({ format: 'date-time' }),
-    }),
-    Type.Null(),
-  ]),
-  label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()], {
-    description:
-      "The account's label as a whole (an entity label), else the cluster's, else that of its most recently labelled decision.",
-  }),
-});
-
-const ClusterLink = Type.Object({
-  kind: Type.Union([Type.Literal('device'), Type.Literal('ip'), Type.Literal('payment')]),
-  value: Type.String(),
-  accounts: Type.Array(Type.String(), { description: 'The members it links (two or more).' }),
-  crowded: Type.Boolean({ description: 'An IP used by more than 3 accounts: it linked only its first 3.' }),
-});
-
-const RelatedCluster = Type.Object({
-  clusterId: Type.String(),
-  accounts: Type.Array(Type.String(), { description: 'Its accounts seen near this cluster.' }),
-  shared: Type.Array(
-    Type.Object({
-      kind: Type.Union([Type.Literal('promo'), Type.Literal('network'), Type.Literal('emailDomain')]),
-      value: Type.String({ description: 'the promo code, IPv4 /24 or e-mail domain' }),
-    }),
-  ),
-});
-
-const Cluster = Type.Object({
-  /** The cluster's current id: differs from `requestedId` when that cluster merged into this one. */
-  id: Type.String(),
-  requestedId: Type.String({
-    description: 'The id asked for (an older id resolves to the current cluster).',
-  }),
-  siteId: Type.String(),
-  /** The cluster's accounts, most recently seen first. */
-  accounts: Type.Array(Type.String()),
-  accountCount: Type.Integer({
-    description: 'Accounts in the cluster (linked_accounts + 1 of a decision scored now).',
-  }),
-  sharedDevices: Type.Integer(),
-  sharedIps: Type.Integer(),
-  sharedPayments: Type.Integer(),
-  /** Device ids, IP addresses and payment hashes the accounts used (last 30 days), most recent first. */
-  devices: Type.Array(Type.String()),
-  ips: Type.Array(Type.String()),
-  paymentHashes: Type.Array(Type.String()),
-  decisions: Type.Integer({ description: 'Decisions recorded for the listed accounts.' }),
-  firstSeenAt: Type.String({ format: 'date-time' }),
-  lastSeenAt: Type.String({ format: 'date-time' }),
-  truncated: Type.Boolean({ description: 'A list hit the limit of 200 (or the scan its limit).' }),
-  members: Type.Array(ClusterMember, {
-    description: 'The accounts, as in `accounts`, with their latest decision.',
-  }),
-  links: Type.Array(ClusterLink, {
-    description:
-      'Devices, IP addresses and payment hashes that link two or more members; an IP only under the ' +
-      'fan-out rule (its first 3 accounts). `sharedDevices`, `sharedIps` and `sharedPayments` count them.',
-  }),
-  related: Type.Array(RelatedCluster, {
-    maxItems: RELATED_LIMIT,
-    description:
-      'Other clusters of the site linked only weakly: the same promo code, IPv4 /24 or e-mail domain ' +
-      "(not a big free-mail provider) within an hour of one of this cluster's decisions of the last 30 days. " +
-      'Most shared values first.',
-  }),
-});
-/** A cluster as answered (the dashboard imports this type). */
-export type Cluster = Static<typeof Cluster>;
 
 interface Membership {
   id: string;

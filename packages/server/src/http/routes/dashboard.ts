@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
@@ -81,7 +82,8 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
     // The server's root is the dashboard: what a person opening the bare address wants.
     app.get('/', hide, async (_request, reply) => reply.redirect('/dashboard/', 302));
 
-    app.get<{ Params: { '*': string } }>('/dashboard/*', hide, async (request, reply) => {
+    const asset = { schema: { hide: true, params: Type.Object({ '*': Type.String() }) } };
+    app.get('/dashboard/*', asset, async (request, reply) => {
       const rest = (request.raw.url ?? '').split('?')[0]!.slice('/dashboard/'.length);
       const target = resolveDashboardPath(dist, rest);
       if (target.kind === 'invalid') return reply.code(400).type(TEXT).send('Bad path\n');

@@ -1,5 +1,6 @@
+import type { DecisionSummary } from '@warden/protocol/management';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
-import { type DecisionSummary, decisionSummary, type SUMMARY_COLUMNS } from './decisions-schemas.ts';
+import { decisionSummary, type SUMMARY_COLUMNS } from './decisions-schemas.ts';
 
 /**
  * Rows of a decision export (GET /api/decisions/export): CSV with a header line, or JSON lines

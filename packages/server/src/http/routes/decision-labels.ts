@@ -4,7 +4,8 @@ import { actorOf, audited } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { labelDecisions } from '../../decisions/transaction-queries.ts';
 import { ApiError } from '../../errors.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -52,11 +53,41 @@ function idsOf(body: unknown): string[] | null {
  */
 export async function decisionLabelRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  /** The decisions and their sites' access, before the schema: ids of the wrong shape are its 400. */
+  const labelling = accessCheck(async (request) => {
+    const wanted = idsOf(request.body);
+    if (!wanted) return undefined;
+    const rows = await ctx.services.decisions.labelTargets(wanted);
+    const found = new Set(rows.map((r) => r.id));
+    const missing = wanted.flatMap((id, i) =>
+      found.has(id) ? [] : [{ path: `body.decisionIds.${i}`, message: 'no such decision' }],
+    );
+    const sites = [...new Set(rows.map((r) => r.site_id))];
+    const principal = principalOf(request);
+    const accessible: string[] = [];
+    for (const siteId of sites) {
+      try {
+        await requireSite(ctx, principal, siteId, 'read');
+        accessible.push(siteId);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'not_found')) throw err;
+        for (const r of rows) {
+          if (r.site_id !== siteId) continue;
+          missing.push({ path: `body.decisionIds.${wanted.indexOf(r.id)}`, message: 'no such decision' });
+        }
+      }
+    }
+    if (missing.length) throw new ApiError('not_found', 'Decision not found.', missing.slice(0, 50));
+    const accesses = [];
+    for (const siteId of accessible)
+      accesses.push(await requireSite(ctx, principal, siteId, 'decisions.label'));
+    return { wanted, rows, accesses };
+  });
   app.post(
     '/api/decisions/labels',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: labelling.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Label up to 500 decisions of one site as fraud or legit at once (owner, analyst)',
@@ -69,34 +100,8 @@ export async function decisionLabelRoutes(app: App, ctx: AppContext): Promise<vo
       },
     },
     async (request) => {
-      const ids = idsOf(request.body);
-      if (!ids) assertValid(request);
-      const wanted = ids as string[];
-      const rows = await ctx.services.decisions.labelTargets(wanted);
-      const found = new Set(rows.map((r) => r.id));
-      const missing = wanted.flatMap((id, i) =>
-        found.has(id) ? [] : [{ path: `body.decisionIds.${i}`, message: 'no such decision' }],
-      );
-      const sites = [...new Set(rows.map((r) => r.site_id))];
+      const { wanted, rows, accesses } = labelling.of(request);
       const principal = principalOf(request);
-      const accessible: string[] = [];
-      for (const siteId of sites) {
-        try {
-          await requireSite(ctx, principal, siteId, 'read');
-          accessible.push(siteId);
-        } catch (err) {
-          if (!(err instanceof ApiError && err.code === 'not_found')) throw err;
-          for (const r of rows) {
-            if (r.site_id !== siteId) continue;
-            missing.push({ path: `body.decisionIds.${wanted.indexOf(r.id)}`, message: 'no such decision' });
-          }
-        }
-      }
-      if (missing.length) throw new ApiError('not_found', 'Decision not found.', missing.slice(0, 50));
-      const accesses = [];
-      for (const siteId of accessible)
-        accesses.push(await requireSite(ctx, principal, siteId, 'decisions.label'));
-      assertValid(request);
       if (accesses.length !== 1 || !accesses[0])
         throw new ApiError('validation_failed', 'The decisions must belong to one site.', [
           { path: 'body.decisionIds', message: 'decisions of several sites' },

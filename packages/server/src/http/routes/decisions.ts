@@ -1,6 +1,15 @@
 import { Readable } from 'node:stream';
 import type { Static } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
+import {
+  DecisionDetail,
+  DecisionExportQuery,
+  DecisionIdParams,
+  DecisionListQuery,
+  DecisionPage,
+  LabelBody,
+} from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { DecisionFilters } from '../../decisions/search.ts';
@@ -8,23 +17,13 @@ import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
-import type { Operation } from '../../workspace/permissions.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
 import { badQuery } from './decision-time.ts';
-import {
-  DecisionDetail,
-  DecisionExportQuery,
-  DecisionIdParams,
-  DecisionListQuery,
-  DecisionPage,
-  decisionDetail,
-  decisionSummary,
-  LabelBody,
-  SUMMARY_COLUMNS,
-} from './decisions-schemas.ts';
+import { decisionDetail, decisionSummary, SUMMARY_COLUMNS } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**
@@ -111,13 +110,25 @@ async function listDecisions(
 export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
   const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx) };
+  // SPEC §10: the site or decision (404) and the role (403) before the schema (400).
+  const siteReader = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
+  const decisionAccess = (operation: Operation) =>
+    accessCheck((request) =>
+      accessibleDecision(ctx, request, looseString(request.params, 'id') ?? '', operation),
+    );
+  const readDecision = decisionAccess('read');
+  const labelDecision = decisionAccess('decisions.label');
   const security = [{ bearer: [] }];
 
   app.get(
     '/api/decisions',
     {
       ...auth,
+      preValidation: siteReader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'List recorded decisions of a site, newest first (cursor pagination, filters)',
@@ -127,9 +138,6 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       return ok(await listDecisions(ctx, identity, request.query));
     },
   );
@@ -138,6 +146,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/export',
     {
       ...auth,
+      preValidation: siteReader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Export the filtered decisions of a site as CSV or JSON lines (streamed)',
@@ -151,9 +160,6 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const { format, ...given } = request.query;
       ctx.services.decisions.checkFilters(given); // 400 before the stream starts
       const filters = await withClusterMembers(ctx, identity, given);
@@ -176,6 +182,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/:id',
     {
       ...auth,
+      preValidation: readDecision.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'One decision with its signals, evidence and features',
@@ -185,8 +192,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await accessibleDecision(ctx, request, request.params.id, 'read');
-      assertValid(request);
+      const row = readDecision.of(request);
       return ok(decisionDetail(row, ctx.config.retention));
     },
   );
@@ -195,6 +201,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/decisions/:id/label',
     {
       ...auth,
+      preValidation: labelDecision.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Label a decision as fraud or legit (owner, analyst)',
@@ -205,8 +212,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await accessibleDecision(ctx, request, request.params.id, 'decisions.label');
-      assertValid(request);
+      const row = labelDecision.of(request);
       const labeledAt = ctx.now();
       await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
       return ok(

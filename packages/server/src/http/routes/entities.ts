@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
+import { ENTITY_KINDS, EntitySummary } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
-import { ENTITY_KINDS, EntitySummary, entitySummary } from '../../entities/summary.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { entitySummary } from '../../entities/summary.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -24,11 +26,16 @@ const EntityQuery = Type.Object(
 export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
   const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  // SPEC §10: the site (404) before the schema (400).
+  const reader = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
   app.get(
     '/api/entities/summary',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'What the decisions of a site say about one account, IP, network, device, e-mail, card…',
@@ -38,9 +45,6 @@ export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const { kind, value, siteId: site } = request.query;
       // A cluster counts the decisions the list shows for it: also its current members' ones.
       const members =

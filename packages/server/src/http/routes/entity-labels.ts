@@ -11,7 +11,8 @@ import {
   setEntityLabel,
 } from '../../entities/entity-labels.ts';
 import { ApiError } from '../../errors.ts';
-import { assertValid, authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -80,19 +81,27 @@ const COUNTS =
 export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.addHook('onRequest', authenticate(ctx));
-  const siteOf = (request: { query: unknown }) => (request.query as { siteId?: unknown }).siteId;
-
-  /** The site access for `operation`, before the body is validated (404 and 403 come first). */
-  async function access(request: Parameters<typeof principalOf>[0], operation: 'read' | 'decisions.label') {
-    const siteId = siteOf(request);
-    if (typeof siteId !== 'string') assertValid(request);
-    return requireSite(ctx, principalOf(request), siteId as string, operation);
-  }
+  /** The site access for `operation`, before the schema (404 and 403 come first); no siteId: the schema's 400. */
+  const siteAccess = (operation: 'read' | 'decisions.label') =>
+    accessCheck((request) => {
+      const siteId = looseString(request.query, 'siteId');
+      return siteId === undefined ? undefined : requireSite(ctx, principalOf(request), siteId, operation);
+    });
+  const reader = siteAccess('read');
+  const remover = siteAccess('decisions.label');
+  // A cluster label needs the identity plan (402 before 400).
+  const labeller = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId === undefined) return undefined;
+    const access = await requireSite(ctx, principalOf(request), siteId, 'decisions.label');
+    if (looseString(request.body, 'kind') === 'cluster') requirePlan(access, 'identity');
+    return access;
+  });
 
   app.get(
     '/api/entity-labels',
     {
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags,
         security,
@@ -102,8 +111,7 @@ export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void
       },
     },
     async (request) => {
-      const { site } = await access(request, 'read');
-      assertValid(request);
+      const { site } = reader.of(request);
       const { kind, value } = request.query;
       if (value !== undefined && kind === undefined)
         throw new ApiError('validation_failed', '`value` needs `kind`.', [
@@ -117,7 +125,7 @@ export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void
   app.put(
     '/api/entity-labels',
     {
-      attachValidation: true,
+      preValidation: labeller.preValidation,
       schema: {
         tags,
         security,
@@ -130,13 +138,9 @@ export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void
       },
     },
     async (request) => {
-      const siteAccess = await access(request, 'decisions.label');
-      const { site } = siteAccess;
-      // A cluster label needs the identity plan (402 before 400), and a cluster id of the site.
-      if ((request.body as { kind?: unknown } | null)?.kind === 'cluster')
-        requirePlan(siteAccess, 'identity');
-      assertValid(request);
+      const { site } = labeller.of(request);
       const { kind, value, label } = request.body;
+      // A cluster label needs a cluster id of the site.
       if (kind === 'cluster' && (await ctx.services.decisions.clusters.siteOf(value)) !== site.id)
         throw new ApiError('not_found', 'Cluster not found.');
       const principal = principalOf(request);
@@ -173,7 +177,7 @@ export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void
   app.delete(
     '/api/entity-labels',
     {
-      attachValidation: true,
+      preValidation: remover.preValidation,
       schema: {
         tags,
         security,
@@ -184,8 +188,7 @@ export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void
       },
     },
     async (request) => {
-      const { site } = await access(request, 'decisions.label');
-      assertValid(request);
+      const { site } = remover.of(request);
       const { kind, value } = request.query;
       const removed = await audited(
         ctx,

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import {
+  EmailSchema,
+  IdSchema,
+  IsoTime,
+  NameSchema,
+  PasswordSchema,
+  RoleSchema,
+} from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -15,20 +23,12 @@ import {
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../workspace/passwords.ts';
 import { findUserByEmail, findUserById } from '../../workspace/users.ts';
 import { addMembership, findMembership } from '../../workspace/workspaces.ts';
-import { assertValid, authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import { throttleLogin } from '../login-throttle.ts';
 import type { App } from '../types.ts';
-import {
-  bearer,
-  EmailSchema,
-  Envelope,
-  IdSchema,
-  IsoTime,
-  NameSchema,
-  PasswordSchema,
-  RoleSchema,
-} from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 const InvitationParams = Type.Object({ id: IdSchema, invitationId: IdSchema });
@@ -69,7 +69,11 @@ const GONE = 'The invitation is unknown, already used, revoked or expired.';
  */
 export async function invitationRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  /** The workspace's invitations are its owners' (SPEC §10: 404, 403 before the schema's 400). */
+  const manage = accessCheck((request) =>
+    requireWorkspace(ctx, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
+  );
+  const auth = { onRequest: authenticate(ctx), preValidation: manage.preValidation };
   const tags = ['members'];
 
   app.post(
@@ -92,8 +96,6 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     async (request, reply) => {
       const workspaceId = request.params.id;
       const principal = principalOf(request);
-      await requireWorkspace(ctx, principal, workspaceId, 'members.manage');
-      assertValid(request);
       const { email, role } = request.body;
       const now = ctx.now();
       // Members are listed to owners anyway, so refusing a member's address reveals nothing new.
@@ -136,8 +138,6 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (request) => {
-      await requireWorkspace(ctx, principalOf(request), request.params.id, 'members.manage');
-      assertValid(request);
       const rows = await listPendingInvitations(db, request.params.id, ctx.now());
       return ok(rows.map(invitationView));
     },
@@ -158,8 +158,6 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     async (request) => {
       const { id: workspaceId, invitationId } = request.params;
       const principal = principalOf(request);
-      await requireWorkspace(ctx, principal, workspaceId, 'members.manage');
-      assertValid(request);
       const now = ctx.now();
       const revoked = await revokeInvitation(db, workspaceId, invitationId, now);
       if (!revoked) throw new ApiError('not_found', 'No pending invitation with this id.');
@@ -259,7 +257,6 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
   app.post(
     '/api/invitations/accept',
     {
-      attachValidation: true,
       schema: {
         tags,
         summary: 'Accept an invitation: signed in as the invited address, or with its password',
@@ -284,7 +281,6 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (request) => {
-      assertValid(request);
       const now = ctx.now();
       const invitation = await findPendingByToken(db, request.body.token, now);
       if (!invitation) throw new ApiError('not_found', GONE);

@@ -1,12 +1,13 @@
+import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { createList, deleteList, listView, updateListEntries } from '../../rules/repo.ts';
-import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '../../rules/schemas.ts';
 import type { ListsTable } from '../../storage/rules-schema.ts';
-import type { Operation } from '../../workspace/permissions.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
@@ -45,6 +46,14 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
   const summary = (text: string) => ({ tags, security, summary: text });
+  // SPEC §10: the site (404) and the role (403) before the schema (400). No siteId: the schema's 400.
+  const writeSite = accessCheck((request) => {
+    const siteId = looseString(request.query, 'siteId');
+    return siteId ? requireSite(ctx, principalOf(request), siteId, 'rules.write') : undefined;
+  });
+  const writeList = accessCheck((request) =>
+    loadList(ctx, request, looseString(request.params, 'id') ?? '', 'rules.write'),
+  );
   app.get(
     '/api/lists',
     { schema: { ...summary('Allow and block lists of a site'), querystring: SiteQuery } },
@@ -63,14 +72,11 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/api/lists',
     {
-      attachValidation: true,
+      preValidation: writeSite.preValidation,
       schema: { ...summary('Create a list (owner, analyst)'), querystring: SiteQuery, body: ListCreateBody },
     },
     async (request, reply) => {
-      const siteId = (request.query as { siteId?: string }).siteId;
-      if (!siteId) assertValid(request);
-      const { site } = await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
-      assertValid(request);
+      const { site } = writeSite.of(request);
       const row = await audited(
         ctx,
         await actorOf(ctx, principalOf(request)),
@@ -100,7 +106,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.patch(
     '/api/lists/:id',
     {
-      attachValidation: true,
+      preValidation: writeList.preValidation,
       schema: {
         ...summary("Change a list's entries (owner, analyst)"),
         params: IdParams,
@@ -108,8 +114,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await loadList(ctx, request, (request.params as { id: string }).id, 'rules.write');
-      assertValid(request);
+      const row = writeList.of(request);
       const workspaceId = await siteWorkspaceId(ctx, row.site_id);
       const next = await audited(
         ctx,

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { IdSchema, MemberSchema, RoleSchema } from '@warden/protocol/management';
+import type { Role } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { Database, DB } from '../../storage/db.ts';
-import type { Role } from '../../workspace/permissions.ts';
 import {
   countOwners,
   findMembership,
@@ -13,10 +14,11 @@ import {
   removeMembership,
   setRole,
 } from '../../workspace/workspaces.ts';
-import { assertValid, authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, IdSchema, MemberSchema, RoleSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 
@@ -53,7 +55,11 @@ async function changeMembership(
 
 export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  /** Owners only (SPEC §10: 404, 403 before the schema's 400). */
+  const manage = accessCheck((request) =>
+    requireWorkspace(ctx, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
+  );
+  const auth = { onRequest: authenticate(ctx), preValidation: manage.preValidation };
 
   app.get(
     '/api/workspaces/:id/members',
@@ -67,11 +73,7 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
         response: { 200: Envelope(Type.Array(MemberSchema)) },
       },
     },
-    async (request) => {
-      await requireWorkspace(ctx, principalOf(request), request.params.id, 'members.manage');
-      assertValid(request);
-      return ok(await listMembers(db, request.params.id));
-    },
+    async (request) => ok(await listMembers(db, request.params.id)),
   );
 
   app.patch(
@@ -89,8 +91,6 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id: workspaceId, userId } = request.params;
-      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
-      assertValid(request);
       const actor = await actorOf(ctx, principalOf(request));
       const role = request.body.role;
       const email = await memberEmail(db, userId);
@@ -130,8 +130,6 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id: workspaceId, userId } = request.params;
-      await requireWorkspace(ctx, principalOf(request), workspaceId, 'members.manage');
-      assertValid(request);
       const actor = await actorOf(ctx, principalOf(request));
       const email = await memberEmail(db, userId);
       await changeMembership(ctx.database, workspaceId, userId, 'remove', (trx, before) =>

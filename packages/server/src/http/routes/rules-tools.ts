@@ -1,3 +1,4 @@
+import { RuleHitsQuery, RuleTestBody, SiteQuery } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { RuledDecision } from '../../rules/apply.ts';
@@ -5,9 +6,9 @@ import { type ReplayedRow, runBacktest } from '../../rules/backtest.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { ruleHits } from '../../rules/hits.ts';
 import { ruleProblems } from '../../rules/repo.ts';
-import { RuleHitsQuery, RuleTestBody, SiteQuery } from '../../rules/schemas.ts';
 import { signalCatalogue } from '../../scoring/signal-catalogue.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
@@ -33,6 +34,16 @@ function badTime(path: string, message: string): ApiError {
  */
 export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
+  // SPEC §10: the site (404) and the role (403) before the schema (400); without a siteId the
+  // schema answers.
+  const readSite = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
+  const writeSite = accessCheck((request) => {
+    const siteId = looseString(request.query, 'siteId');
+    return siteId ? requireSite(ctx, principalOf(request), siteId, 'rules.write') : undefined;
+  });
 
   app.get(
     '/api/signals',
@@ -49,7 +60,7 @@ export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/rules/hits',
     {
-      attachValidation: true,
+      preValidation: readSite.preValidation,
       schema: {
         tags,
         security,
@@ -58,9 +69,6 @@ export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const q = request.query;
       const to = q.to === undefined ? ctx.now() : Date.parse(q.to);
       const from = q.from === undefined ? to - 7 * DAY : Date.parse(q.from);
@@ -82,7 +90,7 @@ export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/api/rules/test',
     {
-      attachValidation: true,
+      preValidation: writeSite.preValidation,
       schema: {
         tags,
         security,
@@ -92,10 +100,7 @@ export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: string }).siteId;
-      if (!siteId) assertValid(request);
-      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
-      assertValid(request);
+      const siteId = writeSite.of(request).site.id;
       const { decisionId, rule } = request.body;
       const problems = ruleProblems(
         { expression: rule.expression, score: rule.score ?? null, action: rule.action ?? null },
@@ -107,11 +112,11 @@ export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
           `The draft rule is invalid: ${problems[0]?.path} ${problems[0]?.message}`,
           problems,
         );
-      const decision = await decisionOfSite(ctx, siteId as string, decisionId);
-      const ruleset = await draftRuleset(ctx, siteId as string, { rules: [{ ...rule, enabled: true }] });
+      const decision = await decisionOfSite(ctx, siteId, decisionId);
+      const ruleset = await draftRuleset(ctx, siteId, { rules: [{ ...rule, enabled: true }] });
       let replay: { row: ReplayedRow; after: RuledDecision } | undefined;
       await runBacktest(ctx, ruleset, {
-        siteId: siteId as string,
+        siteId: siteId,
         from: decision.created_at,
         to: decision.created_at + 1,
         maxEvents: 1,

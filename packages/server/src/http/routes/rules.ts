@@ -1,3 +1,13 @@
+import {
+  BacktestBody,
+  IdParams,
+  RuleCreateBody,
+  RulePatchBody,
+  RuleSchema,
+  RuleStatsQuery,
+  SiteQuery,
+} from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -7,18 +17,9 @@ import { runBacktest } from '../../rules/backtest.ts';
 import { backtestReporter } from '../../rules/backtest-report.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { createRule, deleteRule, ruleView, updateRule } from '../../rules/repo.ts';
-import {
-  BacktestBody,
-  IdParams,
-  RuleCreateBody,
-  RulePatchBody,
-  RuleSchema,
-  RuleStatsQuery,
-  SiteQuery,
-} from '../../rules/schemas.ts';
 import { ruleStats } from '../../rules/stats.ts';
-import type { Operation } from '../../workspace/permissions.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
@@ -44,6 +45,15 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
   const summary = (text: string) => ({ tags, security, summary: text });
+  // SPEC §10: the site (404) and the role (403) before the schema (400). No siteId: the schema's 400.
+  const writeSite = accessCheck((request) => {
+    const siteId = looseString(request.query, 'siteId');
+    return siteId ? requireSite(ctx, principalOf(request), siteId, 'rules.write') : undefined;
+  });
+  const ruleAccess = (operation: Operation) =>
+    accessCheck((request) => loadRule(ctx, request, looseString(request.params, 'id') ?? '', operation));
+  const writeRule = ruleAccess('rules.write');
+  const readRule = ruleAccess('read');
   app.get(
     '/api/rules',
     { schema: { ...summary('Custom rules of a site, highest priority first'), querystring: SiteQuery } },
@@ -63,7 +73,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/api/rules',
     {
-      attachValidation: true,
+      preValidation: writeSite.preValidation,
       schema: {
         ...summary('Create a custom rule (owner, analyst)'),
         querystring: SiteQuery,
@@ -77,10 +87,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const siteId = (request.query as { siteId?: string }).siteId;
-      if (!siteId) assertValid(request);
-      const { site } = await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
-      assertValid(request);
+      const { site } = writeSite.of(request);
       const row = await audited(
         ctx,
         await actorOf(ctx, principalOf(request)),
@@ -110,12 +117,11 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.patch(
     '/api/rules/:id',
     {
-      attachValidation: true,
+      preValidation: writeRule.preValidation,
       schema: { ...summary('Change a custom rule (owner, analyst)'), params: IdParams, body: RulePatchBody },
     },
     async (request) => {
-      const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'rules.write');
-      assertValid(request);
+      const row = writeRule.of(request);
       const workspaceId = await siteWorkspaceId(ctx, row.site_id);
       const next = await audited(
         ctx,
@@ -163,7 +169,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
     '/api/rules/backtest',
     {
-      attachValidation: true,
+      preValidation: writeSite.preValidation,
       schema: {
         ...summary('Backtest draft rules against recorded decisions (owner, analyst)'),
         querystring: SiteQuery,
@@ -171,10 +177,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: string }).siteId;
-      if (!siteId) assertValid(request);
-      await requireSite(ctx, principalOf(request), siteId as string, 'rules.write');
-      assertValid(request);
+      const siteId = writeSite.of(request).site.id;
       const body = request.body ?? {};
       const to = body.to ? Date.parse(body.to) : ctx.now();
       const from = body.from ? Date.parse(body.from) : to - 7 * 24 * 3600 * 1000;
@@ -182,17 +185,17 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
         throw new ApiError('validation_failed', '`from` must be before `to`.', [
           { path: 'body.from', message: 'must be before to' },
         ]);
-      const ruleset = await draftRuleset(ctx, siteId as string, body);
+      const ruleset = await draftRuleset(ctx, siteId, body);
       const names = ruleset.rules.map((r) => r.name);
       const drafts = (body.rules ?? []).map((r) => r.name).filter((n) => names.includes(n));
       const reporter = backtestReporter(
         names,
         body.rules?.length ? drafts : names,
         { offset: body.matchesOffset ?? 0, limit: body.matchesLimit ?? 25 },
-        await labelResolver(ctx, siteId as string),
+        await labelResolver(ctx, siteId),
       );
       const result = await runBacktest(ctx, ruleset, {
-        siteId: siteId as string,
+        siteId: siteId,
         from,
         to,
         maxEvents: body.maxEvents ?? 100_000,
@@ -206,7 +209,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/rules/:id/stats',
     {
-      attachValidation: true,
+      preValidation: readRule.preValidation,
       schema: {
         ...summary('Precision and recall of a custom rule against labels over a period'),
         params: IdParams,
@@ -214,8 +217,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const row = await loadRule(ctx, request, (request.params as { id: string }).id, 'read');
-      assertValid(request);
+      const row = readRule.of(request);
       const from = request.query.from === undefined ? undefined : Date.parse(request.query.from);
       const to = request.query.to === undefined ? undefined : Date.parse(request.query.to);
       if (from !== undefined && from >= (to ?? ctx.now() + 1))

@@ -1,4 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import {
+  IdSchema,
+  NameSchema,
+  OriginsSchema,
+  SiteSchema,
+  SiteSettingsPatchSchema,
+} from '@warden/protocol/management';
+import type { Operation } from '@warden/protocol/permissions';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { normaliseOrigins } from '../../workspace/origins.ts';
@@ -11,18 +19,11 @@ import {
   updateSite,
 } from '../../workspace/sites.ts';
 import { listWorkspacesOf } from '../../workspace/workspaces.ts';
-import { assertValid, authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import {
-  bearer,
-  Envelope,
-  IdSchema,
-  NameSchema,
-  OriginsSchema,
-  SiteSchema,
-  SiteSettingsPatchSchema,
-} from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const SiteParams = Type.Object({ id: IdSchema });
 
@@ -54,21 +55,39 @@ const RotatedKeys = Type.Object({
   rotatedAt: Type.String({ format: 'date-time' }),
 });
 
-/** A string field of a body that may have failed validation (read before assertValid()). */
-function looseString(body: unknown, field: string): string | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const value = (body as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value : undefined;
-}
-
 export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx) };
+  /** The site of `:id` for `operation` (SPEC §10: 404, 403 before the schema's 400). */
+  const siteAccess = (operation: Operation) =>
+    accessCheck((request) =>
+      requireSite(ctx, principalOf(request), looseString(request.params, 'id') ?? '', operation),
+    );
+  const readSite = siteAccess('read');
+  const patchSite = siteAccess('site.update');
+  const rotateKeys = siteAccess('site.rotate_keys');
+  /** The workspaces listed: the one asked for (if a member), else all of the caller's. */
+  const listedWorkspaces = accessCheck(async (request) => {
+    const principal = principalOf(request);
+    const workspaceId = looseString(request.query, 'workspaceId');
+    if (workspaceId !== undefined) {
+      await requireWorkspace(ctx, principal, workspaceId, 'read');
+      return [workspaceId];
+    }
+    const workspaces = await listWorkspacesOf(db, principal.userId, principal.workspaceScope);
+    return workspaces.map((w) => w.id);
+  });
+  const createInWorkspace = accessCheck(async (request) => {
+    const workspaceId = looseString(request.body, 'workspaceId');
+    if (workspaceId !== undefined)
+      await requireWorkspace(ctx, principalOf(request), workspaceId, 'site.create');
+  });
 
   app.get(
     '/api/sites',
     {
       ...auth,
+      preValidation: listedWorkspaces.preValidation,
       schema: {
         tags: ['sites'],
         summary: 'Sites of your workspaces (or of one workspace)',
@@ -77,26 +96,14 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         response: { 200: Envelope(Type.Array(SiteSchema)) },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const workspaceId = looseString(request.query, 'workspaceId');
-      let workspaceIds: string[];
-      if (workspaceId !== undefined) {
-        await requireWorkspace(ctx, principal, workspaceId, 'read');
-        workspaceIds = [workspaceId];
-      } else {
-        const workspaces = await listWorkspacesOf(db, principal.userId, principal.workspaceScope);
-        workspaceIds = workspaces.map((w) => w.id);
-      }
-      assertValid(request);
-      return ok((await listSites(db, workspaceIds)).map(siteView));
-    },
+    async (request) => ok((await listSites(db, listedWorkspaces.of(request))).map(siteView)),
   );
 
   app.post(
     '/api/sites',
     {
       ...auth,
+      preValidation: createInWorkspace.preValidation,
       schema: {
         tags: ['sites'],
         summary: 'Create a site (workspace owner)',
@@ -108,9 +115,6 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const workspaceId = looseString(request.body, 'workspaceId');
-      if (workspaceId !== undefined) await requireWorkspace(ctx, principal, workspaceId, 'site.create');
-      assertValid(request);
       const origins = normaliseOrigins(request.body.allowedOrigins ?? []);
       const actor = await actorOf(ctx, principal);
       const { site, keys } = await db.transaction().execute(async (trx) => {
@@ -144,6 +148,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/sites/:id',
     {
       ...auth,
+      preValidation: readSite.preValidation,
       schema: {
         tags: ['sites'],
         summary: 'One site (never its secret key)',
@@ -153,8 +158,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'read');
-      assertValid(request);
+      const { site } = readSite.of(request);
       return ok(siteView(site));
     },
   );
@@ -163,6 +167,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/sites/:id',
     {
       ...auth,
+      preValidation: patchSite.preValidation,
       schema: {
         tags: ['sites'],
         summary: 'Rename a site, replace its allowed origins, change its settings (owner, analyst)',
@@ -176,8 +181,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'site.update');
-      assertValid(request);
+      const { site } = patchSite.of(request);
       const body = request.body ?? {};
       const patch: SitePatch = {
         name: body.name?.trim(),
@@ -218,6 +222,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/sites/:id/rotate-keys',
     {
       ...auth,
+      preValidation: rotateKeys.preValidation,
       schema: {
         tags: ['sites'],
         summary: 'Replace both site keys (owner); the old keys stop working at once',
@@ -227,8 +232,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const { site } = await requireSite(ctx, principalOf(request), request.params.id, 'site.rotate_keys');
-      assertValid(request);
+      const { site } = rotateKeys.of(request);
       const now = ctx.now();
       const actor = await actorOf(ctx, principalOf(request));
       // The audit entry names the new public site key and when; never a secret.

@@ -1,3 +1,4 @@
+import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
@@ -8,10 +9,10 @@ import { fetchIdpMetadata, metadataUrlPolicy } from '../../sso/metadata-fetch.ts
 import { refreshSsoMetadata } from '../../sso/metadata-refresh.ts';
 import { resolveSsoSettings } from '../../sso/settings-input.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
-import { assertValid, authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from './sso-schemas.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
 
 /**
@@ -20,16 +21,16 @@ import { bearer, Envelope } from './workspace-schemas.ts';
  */
 export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
-  const tags = ['sso'];
-
-  /** The workspace id once the caller passed the checks, in the order above (401 is the hook's). */
-  async function ownerWorkspaceId(request: FastifyRequest, id: string): Promise<string> {
+  /** The workspace, once the caller passed the checks in the order above (401 is the hook's). */
+  const owner = accessCheck(async (request) => {
+    const id = looseString(request.params, 'id') ?? '';
     const access = await requireWorkspace(ctx, principalOf(request), id, 'sso.manage');
     requirePlan(access, 'sso');
-    assertValid(request);
-    return access.workspace.id;
-  }
+    return access;
+  });
+  const auth = { onRequest: authenticate(ctx), preValidation: owner.preValidation };
+  const tags = ['sso'];
+  const ownerWorkspaceId = (request: FastifyRequest) => owner.of(request).workspace.id;
 
   const view = (workspaceId: string, row: SsoConfigsTable | undefined) =>
     ssoConfigView(workspaceId, row, spEndpoints(ctx.config.publicUrl, workspaceId));
@@ -52,7 +53,7 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => {
-      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      const workspaceId = ownerWorkspaceId(request);
       return ok(view(workspaceId, await findSsoConfig(db, workspaceId)));
     },
   );
@@ -74,7 +75,7 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => {
-      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      const workspaceId = ownerWorkspaceId(request);
       const settings = await resolveSsoSettings(request.body, (url) =>
         fetchIdpMetadata(url, metadataUrlPolicy(ctx), ctx.lookup),
       );
@@ -122,7 +123,7 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => {
-      const workspaceId = await ownerWorkspaceId(request, request.params.id);
+      const workspaceId = ownerWorkspaceId(request);
       const row = await findSsoConfig(db, workspaceId);
       if (!row?.metadata_url) throw new ApiError('conflict', 'No IdP metadata URL is configured.');
       const before = view(workspaceId, row);

@@ -1,4 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AcsBody, SamlParams } from '@warden/protocol/management';
+import { planAllows } from '@warden/protocol/permissions';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { findSsoConfig } from '../../sso/config-store.ts';
@@ -8,14 +11,12 @@ import { samlClient, spMetadataXml } from '../../sso/saml-client.ts';
 import { SamlRefusal } from '../../sso/saml-response.ts';
 import { type SsoSignIn, signInWithSamlResponse } from '../../sso/sign-in.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
-import { planAllows } from '../../workspace/permissions.ts';
 import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findWorkspace } from '../../workspace/workspaces.ts';
-import { assertValid } from '../auth.ts';
+import { looseString } from '../access.ts';
 import { installFormParsing } from '../body.ts';
 import { type ValidationIssue, validationError } from '../errors.ts';
 import type { App } from '../types.ts';
-import { AcsBody, SamlParams } from './sso-schemas.ts';
 
 /** A SAMLResponse with a few certificates and attributes is some KiB; leave ample room. */
 const ACS_BODY_LIMIT = 256 * 1024;
@@ -54,6 +55,25 @@ function refusalOf(err: unknown): ApiError {
 }
 
 /**
+ * A refused sign-in at the ACS: the JSON error for an API client; for a browser (the IdP's page
+ * posted here) a 303 back to the dashboard, which shows the reason with a link to the sign-in page.
+ */
+function refuse(ctx: AppContext, err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const refusal = refusalOf(err);
+  if (err instanceof SamlRefusal) {
+    request.log.info(
+      { workspaceId: looseString(request.params, 'workspaceId'), reason: err.reason },
+      'SSO response refused',
+    );
+  }
+  if (!wantsHtml(request.headers.accept)) throw refusal;
+  return reply
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .redirect(ssoErrorLocation(ctx.config.publicUrl, refusal.code, refusal.message), 303);
+}
+
+/**
  * The SAML service provider of each workspace (public routes: the IdP and the browser call them):
  * metadata, SP-initiated login (HTTP-Redirect) and the Assertion Consumer Service (HTTP-POST).
  */
@@ -63,7 +83,6 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/sso/saml/:workspaceId/metadata',
     {
-      attachValidation: true,
       schema: {
         tags,
         summary: 'SAML service-provider metadata of a workspace (XML)',
@@ -75,7 +94,6 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      assertValid(request);
       const { workspaceId } = request.params;
       if (!(await findWorkspace(db, workspaceId))) throw notSetUp();
       const xml = spMetadataXml(spEndpoints(ctx.config.publicUrl, workspaceId));
@@ -86,7 +104,6 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/sso/saml/:workspaceId/login',
     {
-      attachValidation: true,
       schema: {
         tags,
         summary: 'Start single sign-on: 302 to the identity provider with a SAML AuthnRequest',
@@ -96,7 +113,6 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      assertValid(request);
       const { workspaceId } = request.params;
       const config = await freshSsoConfig(ctx, await enabledSso(ctx, workspaceId));
       const sp = spEndpoints(ctx.config.publicUrl, workspaceId);
@@ -107,11 +123,28 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
 
   await app.register(async (scope) => {
     installFormParsing(scope);
+    // The ACS answers in order: 404/402 (the workspace's enabled SSO, before the schema), 400 (the
+    // schema), 401 (the SAML response); each refusal as `refuse` answers it.
+    const configs = new WeakMap<FastifyRequest, SsoConfigsTable>();
+    const enabledConfig = async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        configs.set(request, await enabledSso(ctx, looseString(request.params, 'workspaceId') ?? ''));
+      } catch (err) {
+        return refuse(ctx, err, request, reply);
+      }
+    };
+
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/sso/saml/:workspaceId/acs',
       {
-        attachValidation: true,
         bodyLimit: ACS_BODY_LIMIT,
+        preValidation: enabledConfig,
+        // A schema error is a refusal like the others (a browser goes back to the dashboard with it);
+        // any other error (413, 415) is the app's answer.
+        errorHandler: (err, request, reply) => {
+          if (!Array.isArray((err as { validation?: unknown }).validation)) throw err;
+          return refuse(ctx, err, request, reply);
+        },
         schema: {
           tags,
           summary: 'Assertion Consumer Service: the IdP posts its SAMLResponse here',
@@ -130,21 +163,10 @@ export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
         const { workspaceId } = request.params;
         let signIn: SsoSignIn;
         try {
-          const config = await enabledSso(ctx, workspaceId);
-          assertValid(request);
+          const config = configs.get(request) as SsoConfigsTable;
           signIn = await signInWithSamlResponse(ctx, config, request.body.SAMLResponse);
         } catch (err) {
-          const refusal = refusalOf(err);
-          if (err instanceof SamlRefusal) {
-            request.log.info({ workspaceId, reason: err.reason }, 'SSO response refused');
-          }
-          // The IdP's page posted here in a browser: back to the dashboard, which shows the reason
-          // with a link to the sign-in page. API clients get the JSON error.
-          if (!wantsHtml(request.headers.accept)) throw refusal;
-          return reply
-            .header('cache-control', 'no-store')
-            .header('referrer-policy', 'no-referrer')
-            .redirect(ssoErrorLocation(ctx.config.publicUrl, refusal.code, refusal.message), 303);
+          return refuse(ctx, err, request, reply);
         }
         const { user, created, joined, session } = signIn;
         request.log.info(

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
@@ -41,7 +42,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
   const hide = { schema: { hide: true } };
 
-  app.get<{ Params: { file: string } }>('/sdk/v1/:file', hide, async (request, reply) => {
+  const sdkFile = { schema: { hide: true, params: Type.Object({ file: Type.String() }) } };
+  app.get('/sdk/v1/:file', sdkFile, async (request, reply) => {
     const { file } = request.params;
     if (file === 'integrity.json') {
       const out: Record<string, { integrity: string; size: number }> = {};

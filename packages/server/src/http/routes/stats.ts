@@ -1,12 +1,19 @@
-import { Type } from '@sinclair/typebox';
 import { ACTIONS, CLASSIFICATIONS, Envelope, EVENT_TYPES } from '@warden/protocol';
+import {
+  Stats,
+  StatsQuery,
+  TOP_DIMENSIONS,
+  type TopEntry,
+  TopQuery,
+  TopValues,
+} from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
-import { TOP_DIMENSIONS, type TopEntry, topDecisionValues } from '../../overview/top-values.ts';
-import { assertValid, authenticate, principalOf, requireSite } from '../auth.ts';
+import { topDecisionValues } from '../../overview/top-values.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { badQuery, parseTime } from './decision-time.ts';
-import { Stats, StatsQuery } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**
@@ -89,27 +96,6 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
   };
 }
 
-const TopQuery = Type.Object(
-  {
-    ...StatsQuery.properties,
-    limit: Type.Optional(Type.String({ pattern: '^([1-9]|1[0-9]|20)$', description: '1–20, default 10' })),
-  },
-  { additionalProperties: false },
-);
-const TopEntrySchema = Type.Object({
-  key: Type.String({ description: 'the value, as the decisions list filters by it' }),
-  label: Type.Union([Type.String(), Type.Null()], { description: "an ASN's organisation" }),
-  count: Type.Integer(),
-  previous: Type.Integer({ description: 'count in the previous period of the same length' }),
-});
-const TopValues = Type.Object({
-  siteId: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  previousFrom: Type.String(),
-  ...Object.fromEntries(TOP_DIMENSIONS.map((d) => [d, Type.Array(TopEntrySchema)])),
-});
-
 /** The window of a stats query: `[from, to)`, default the last 24 hours, at most 90 days (400 otherwise). */
 function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: string | undefined }) {
   const to = parseTime(query.to, 'querystring.to') ?? ctx.now();
@@ -122,11 +108,16 @@ function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: s
 
 export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  // SPEC §10: the site (404) and the role (403) before the schema (400).
+  const reader = accessCheck(async (request) => {
+    const siteId = looseString(request.query, 'siteId');
+    if (siteId !== undefined) await requireSite(ctx, principalOf(request), siteId, 'read');
+  });
   app.get(
     '/api/stats',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags: ['decisions'],
         summary: 'Decision counts of a site by classification, action, event type and hour',
@@ -136,9 +127,6 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const { from, to } = statsWindow(ctx, request.query);
       return ok(await siteStats(ctx, request.query.siteId, from, to));
     },
@@ -148,7 +136,7 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/stats/top',
     {
       onRequest: authenticate(ctx),
-      attachValidation: true,
+      preValidation: reader.preValidation,
       schema: {
         tags: ['decisions'],
         summary:
@@ -159,9 +147,6 @@ export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const siteId = (request.query as { siteId?: unknown }).siteId;
-      if (typeof siteId === 'string') await requireSite(ctx, principalOf(request), siteId, 'read');
-      assertValid(request);
       const range = statsWindow(ctx, request.query);
       const limit = request.query.limit === undefined ? 10 : Number(request.query.limit);
       const top: Record<string, TopEntry[]> = {};

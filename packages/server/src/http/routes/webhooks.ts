@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WebhookConfiguration, WebhookConfigurationUpdate } from '@warden/protocol';
+import { IdSchema } from '@warden/protocol/management';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
@@ -10,47 +11,35 @@ import {
   redeliver,
   saveConfiguration,
 } from '../../webhooks/configuration.ts';
-import {
-  assertValid,
-  authenticate,
-  principalOf,
-  requirePlan,
-  requireSite,
-  type SiteAccess,
-} from '../auth.ts';
+import { accessCheck, looseString } from '../access.ts';
+import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, IdSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 const SiteQuery = Type.Object({ siteId: IdSchema });
 const DeliveryParams = Type.Object({ id: IdSchema });
 const QueuedDelivery = Type.Object({ deliveryId: Type.String(), decisionId: Type.String() });
 
-function looseString(value: unknown, field: string): string | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = (value as Record<string, unknown>)[field];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
 /** Webhook configuration (interface §4.2, SPEC §10): owner only, Pro/Enterprise (demo exempt). */
 export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
-
-  /** SPEC §10 order: 401 (hook) → 404 → 403 → 402 → 400. A missing siteId is a 400. */
-  async function ownerAccess(request: Parameters<typeof principalOf>[0]): Promise<SiteAccess> {
-    const principal = principalOf(request);
+  /** SPEC §10 order: 401 (hook) → 404 → 403 → 402 → 400. A missing or empty siteId is the schema's 400. */
+  const siteOwner = accessCheck(async (request) => {
     const siteId = looseString(request.query, 'siteId');
-    if (siteId === undefined) {
-      assertValid(request);
-      throw new ApiError('validation_failed', 'Invalid querystring: siteId is required.', [
-        { path: 'querystring.siteId', message: 'is required' },
-      ]);
-    }
-    const access = await requireSite(ctx, principal, siteId, 'webhooks.manage');
+    if (!siteId) return undefined;
+    const access = await requireSite(ctx, principalOf(request), siteId, 'webhooks.manage');
     requirePlan(access, 'webhooks');
-    assertValid(request);
     return access;
-  }
+  });
+  /** The delivery, then its site's owner and plan (404 for a delivery of a site not yours). */
+  const deliveryOwner = accessCheck(async (request) => {
+    const delivery = await findDelivery(ctx.database.db, looseString(request.params, 'id') || '');
+    if (!delivery) throw new ApiError('not_found', 'Delivery not found.');
+    const access = await requireSite(ctx, principalOf(request), delivery.site_id, 'webhooks.manage');
+    requirePlan(access, 'webhooks');
+    return delivery;
+  });
+  const auth = { onRequest: authenticate(ctx) };
 
   const tags = ['webhooks'];
 
@@ -58,6 +47,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/webhooks',
     {
       ...auth,
+      preValidation: siteOwner.preValidation,
       schema: {
         tags,
         summary: 'Webhook configuration, signing secret and the latest 25 deliveries (owner)',
@@ -67,7 +57,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const { site } = await ownerAccess(request);
+      const { site } = siteOwner.of(request);
       return ok(await readConfiguration(ctx.database.db, site.id));
     },
   );
@@ -76,6 +66,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/webhooks',
     {
       ...auth,
+      preValidation: siteOwner.preValidation,
       schema: {
         tags,
         summary: 'Save the webhook URL and switch; `rotateSecret: true` replaces the secret at once (owner)',
@@ -88,7 +79,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request) => {
-      const { site } = await ownerAccess(request);
+      const { site } = siteOwner.of(request);
       const { url, enabled, rotateSecret } = request.body;
       const before = await readConfiguration(ctx.database.db, site.id);
       const saved = await saveConfiguration(ctx, site.id, { url, enabled, rotateSecret });
@@ -121,6 +112,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/webhooks/test',
     {
       ...auth,
+      preValidation: siteOwner.preValidation,
       schema: {
         tags,
         summary: 'Send a decision.created delivery about the latest recorded decision (owner)',
@@ -131,7 +123,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { site } = await ownerAccess(request);
+      const { site } = siteOwner.of(request);
       reply.status(202);
       return ok(await queueTestDelivery(ctx, site.id));
     },
@@ -141,6 +133,7 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
     '/api/webhooks/deliveries/:id/redeliver',
     {
       ...auth,
+      preValidation: deliveryOwner.preValidation,
       schema: {
         tags,
         summary: 'Redeliver a delivery (owner)',
@@ -154,15 +147,8 @@ export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const deliveryId = looseString(request.params, 'id') ?? '';
-      const delivery = await findDelivery(ctx.database.db, deliveryId);
-      if (!delivery) throw new ApiError('not_found', 'Delivery not found.');
-      const access = await requireSite(ctx, principal, delivery.site_id, 'webhooks.manage');
-      requirePlan(access, 'webhooks');
-      assertValid(request);
       reply.status(202);
-      return ok(await redeliver(ctx, delivery));
+      return ok(await redeliver(ctx, deliveryOwner.of(request)));
     },
   );
 }

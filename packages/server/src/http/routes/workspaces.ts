@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NameSchema, WorkspaceSchema } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
 import {
   addMembership,
@@ -6,14 +7,17 @@ import {
   listWorkspacesOf,
   workspaceView,
 } from '../../workspace/workspaces.ts';
-import { assertValid, authenticate, principalOf, requireUnscoped } from '../auth.ts';
+import { accessCheck } from '../access.ts';
+import { authenticate, principalOf, requireUnscoped } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { bearer, Envelope, NameSchema, WorkspaceSchema } from './workspace-schemas.ts';
+import { bearer, Envelope } from './workspace-schemas.ts';
 
 export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx), attachValidation: true };
+  const auth = { onRequest: authenticate(ctx) };
+  /** Creating a workspace is account-wide: refused to SSO sessions (403 before the schema's 400). */
+  const unscoped = accessCheck((request) => requireUnscoped(principalOf(request)));
 
   app.get(
     '/api/workspaces',
@@ -36,6 +40,7 @@ export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> 
     '/api/workspaces',
     {
       ...auth,
+      preValidation: unscoped.preValidation,
       schema: {
         tags: ['workspaces'],
         summary: 'Create a workspace; you become its owner',
@@ -49,8 +54,6 @@ export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> 
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      requireUnscoped(principal);
-      assertValid(request);
       const now = ctx.now();
       const workspace = await db.transaction().execute(async (trx) => {
         const row = await createWorkspace(trx, { name: request.body.name.trim() }, now);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
-import { AIMING, aiming, reachesOnePace, reachesUnbraked } from './aiming.ts';
+import { AIMING, aiming, reachesOnePace, reachesUnbraked, reachesUnshaped } from './aiming.ts';
 import { behavior } from './behavior.ts';
 
 type Sample = [number, number, number];
@@ -90,7 +90,10 @@ describe('mouse_reaches_one_pace', () => {
     const f = features(page('machine', 16, [0.6, 0.6, 0.6], 2));
     expect(f.behavior.aiming.handlike).toBe(0);
     expect(Math.abs(f.behavior.aiming.speed_slope ?? 1)).toBeLessThan(0.1);
-    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_one_pace', 20]]);
+    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([
+      ['mouse_reaches_unshaped', 20],
+      ['mouse_reaches_one_pace', 20],
+    ]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
   });
 
@@ -128,6 +131,69 @@ describe('mouse_reaches_one_pace', () => {
   });
 });
 
+describe('mouse_reaches_unshaped', () => {
+  it("clears a page whose reaches are a hand's: from rest to a peak inside the movement, braked", () => {
+    const f = features(page('hand'));
+    expect(f.behavior.aiming.bells).toBe(3);
+    expect(reachesUnshaped(f)).toBe(false);
+  });
+
+  it('flags a page with no such reach (one speed, or braking from the first sample)', () => {
+    for (const braking of [0, 3]) {
+      const f = features(page('machine', 16, [1.1, 0.55, 0.6], braking));
+      expect(f.behavior.aiming.bells).toBe(0);
+      expect(reachesUnshaped(f)).toBe(true);
+      expect(aiming.evaluate(f).map((s) => s.rule)).toContain('mouse_reaches_unshaped');
+    }
+  });
+
+  it("judges the page, not a stroke: one hand's reach among machine ones clears it", () => {
+    const machine = page('machine', 16, [1.1, 0.55, 0.6]);
+    const hand = page('hand');
+    // The hand's first reach (to the e-mail field) in place of the machine's.
+    const firstPress = hand.click_samples[0]![0]!;
+    const mixed = {
+      ...machine,
+      mouse: [
+        ...hand.mouse.filter(([t]) => t <= firstPress),
+        ...machine.mouse.filter(([t]) => t > firstPress + 2500),
+      ],
+      click_samples: [hand.click_samples[0]!, ...machine.click_samples.slice(1)],
+    };
+    const f = features(mixed);
+    expect(f.behavior.aiming.reaches).toBe(3);
+    expect(f.behavior.aiming.bells).toBe(1);
+    expect(reachesUnshaped(f)).toBe(false);
+  });
+
+  it('where the pointer moved in jumps, asks only for a peak and braking, up to 120 ms between positions', () => {
+    const jumps = (evidence: ReturnType<typeof page>) => ({
+      ...evidence,
+      pointer_steps: { moving: evidence.mouse.length, sparse: evidence.mouse.length },
+    });
+    // A hand seen every 94 ms (a remote desktop): the first position may already hold the peak.
+    const remote = features(jumps(page('hand', 94)));
+    expect(remote.behavior.aiming.median_interval_ms).toBeGreaterThan(AIMING.maxIntervalMs);
+    expect(remote.behavior.aiming.braked_peaks).toBe(3);
+    expect(reachesUnshaped(remote)).toBe(false);
+    // A script stepping every 60 ms at one speed per reach (ghost-cursor's own timestamps).
+    const script = features(jumps(page('machine', 60, [0.5, 0.2, 0.2])));
+    expect(script.behavior.aiming.braked_peaks).toBe(0);
+    expect(reachesUnshaped(script)).toBe(true);
+    // Without jumps, 60 ms sampling is too coarse to judge.
+    expect(reachesUnshaped(features(page('machine', 60, [0.5, 0.2, 0.2])))).toBe(false);
+  });
+
+  it('abstains on touch, on a phone, under three reaches', () => {
+    const machine = page('machine', 16, [1.1, 0.55, 0.6]);
+    expect(reachesUnshaped(features({ ...machine, touches: 3 }))).toBe(false);
+    expect(reachesUnshaped(features(machine, { ua_mobile: true }))).toBe(false);
+    expect(reachesUnshaped(features({ ...machine, click_samples: machine.click_samples.slice(0, 2) }))).toBe(
+      false,
+    );
+  });
+});
+
 describe('mouse_reaches_unbraked', () => {
   it("clears a hand's reaches: each brakes into its target", () => {
     const f = features(page('hand'));
@@ -142,7 +208,10 @@ describe('mouse_reaches_unbraked', () => {
     expect(f.behavior.aiming.speed_slope).toBeGreaterThan(AIMING.maxSpeedSlope);
     expect(f.behavior.aiming.arrived).toBe(3);
     expect(reachesOnePace(f)).toBe(false);
-    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([['mouse_reaches_unbraked', 20]]);
+    expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([
+      ['mouse_reaches_unshaped', 20],
+      ['mouse_reaches_unbraked', 20],
+    ]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
   });
 
@@ -195,5 +264,20 @@ describe('mouse_reaches_one_pace on pages recorded in real chromium', () => {
     expect(fired('xdotool-windmouse')).toEqual([7, 9]);
     expect(fired('xdotool-ghost')).toEqual([3, 6]);
     expect(fired('person-pc1')).toEqual([0, 6]);
+  });
+
+  it('mouse_reaches_unshaped finds no hand-shaped reach on the libraries’ pages, abstains on the replayed person', () => {
+    const unshaped = (setup: string) => {
+      const pages = RECORDED.sessions.filter((s) => s.setup === setup);
+      const hits = pages.filter((s) =>
+        reachesUnshaped(features({ mouse: s.mouse, click_samples: s.clicks })),
+      );
+      return [hits.length, pages.length];
+    };
+    expect(unshaped('xdotool-ghost')).toEqual([4, 6]);
+    expect(unshaped('xdotool-humanize')).toEqual([4, 6]);
+    expect(unshaped('xdotool-windmouse')).toEqual([2, 9]);
+    expect(unshaped('xdotool-nmm')).toEqual([0, 6]);
+    expect(unshaped('person-pc1')).toEqual([0, 6]);
   });
 });

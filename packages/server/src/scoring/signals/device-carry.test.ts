@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createTestContext } from '../../testing/context.ts';
-import { createEngine } from '../engine.ts';
+import { testEngine } from '../../testing/scoring-engine.ts';
 import type { Signal } from '../engine-types.ts';
 import { outcomeWrites } from '../history.ts';
 import { FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
@@ -72,7 +72,7 @@ describe("a person's own friction on one page does not compound on the next (eng
 
   /** A page of this device (its own token) scored in the browser, its signals replaced by `signals`. */
   async function earlierPage(signals: Signal[]) {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     const input = makeInput(
       ctx,
@@ -85,7 +85,7 @@ describe("a person's own friction on one page does not compound on the next (eng
   }
   async function nextPage() {
     clock += 60_000;
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     return engine.score(
       makeInput(

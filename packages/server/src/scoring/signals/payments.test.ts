@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { MemoryHotState } from '../../state/memory.ts';
 import { createTestContext } from '../../testing/context.ts';
-import { createEngine } from '../engine.ts';
+import { testEngine } from '../../testing/scoring-engine.ts';
 import type { EngineResult, ScoringEngine } from '../engine-types.ts';
 import type { HistoryCounts } from '../history.ts';
 import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
@@ -79,7 +79,7 @@ describe('card testing from one machine rotating its fingerprint (engine)', () =
     ctx.now = () => clock;
     await ctx.hotState.close();
     ctx.hotState = new MemoryHotState(() => clock);
-    engine = createEngine(ctx);
+    engine = testEngine(ctx);
   });
   afterEach(async () => {
     await ctx.hotState.close();

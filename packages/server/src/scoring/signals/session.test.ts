@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.ts';
 import { registerFingerprint } from '../../fingerprint/register.ts';
 import { createTestContext } from '../../testing/context.ts';
-import { createEngine } from '../engine.ts';
+import { testEngine } from '../../testing/scoring-engine.ts';
 import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
 import { carryBrowserSession, carryRecentRisk, session } from './session.ts';
 
@@ -92,7 +92,7 @@ describe('session across /collect and /verify (engine)', () => {
   });
 
   it("gives the backend's /verify the risk its browser call showed, without counting it twice", async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     // The page: CDP attached and patched natives, then the backend verifies the login.
     const collect = makeInput(
@@ -124,7 +124,7 @@ describe('session across /collect and /verify (engine)', () => {
   });
 
   it('hard automation found in the browser keeps the backend decision a bot', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     const collect = makeInput(
       ctx,
@@ -141,7 +141,7 @@ describe('session across /collect and /verify (engine)', () => {
   });
 
   it('flags a captured token replayed for many accounts', async () => {
-    const engine = createEngine(ctx);
+    const engine = testEngine(ctx);
     const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
     const scores: number[] = [];
     for (let i = 0; i < 6; i++) {

@@ -1,4 +1,6 @@
-/** Roles and the permission matrix of SPEC §6 — the one place it is decided. */
+/** Roles, the permission matrix and the plan gates of SPEC §6: the one place they are decided. The server
+ * enforces them; the dashboard reads the same matrix to hide and disable controls. No imports, so a
+ * browser bundle can take it (`@warden/protocol/permissions`). */
 export type Role = 'owner' | 'analyst' | 'viewer';
 export type Plan = 'free' | 'pro' | 'enterprise';
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { IdSchema, RoleSchema } from './workspace-schemas.ts';
+import type { Role } from '../permissions.ts';
+import { IdSchema, RoleSchema } from './workspace.ts';
 
 /** TypeBox schemas of the single sign-on routes (a contract with the dashboard). */
 
@@ -87,3 +88,61 @@ export const AcsBody = Type.Object({
   SAMLResponse: Type.String({ minLength: 1 }),
   RelayState: Type.Optional(Type.String()),
 });
+
+/** The SAML attribute names that carry the e-mail address and the display name, in order of preference. */
+export interface AttributeMapping {
+  email: string[];
+  name: string[];
+}
+
+/** The service provider's endpoints a workspace gives its identity provider. */
+export interface SpEndpoints {
+  /** SP entity id; also the metadata URL, so an IdP can fetch it. */
+  entityId: string;
+  /** Assertion Consumer Service: where the IdP posts its SAMLResponse. */
+  acsUrl: string;
+  metadataUrl: string;
+  /** SP-initiated sign-in: redirects to the IdP. */
+  loginUrl: string;
+}
+
+/** The workspace's SSO settings as stored (after validation and metadata parsing). */
+export interface SsoSettings {
+  enabled: boolean;
+  idpEntityId: string;
+  ssoUrl: string;
+  idpCertificate: string;
+  defaultRole: Role;
+  ssoRequired: boolean;
+  /** The attribute names given (a list left out keeps the defaults); null: all defaults. */
+  attributeMapping: Partial<AttributeMapping> | null;
+  /** Where the IdP metadata was read from (entity id, SSO URL and certificates come from it); null: pasted. */
+  metadataUrl: string | null;
+}
+
+/** The answer of GET/PUT /api/workspaces/{id}/sso. */
+export interface SsoConfigView extends Omit<SsoSettings, 'attributeMapping'> {
+  /** When the metadata URL was last read successfully, and the last refresh's error (null: none). */
+  metadataFetchedAt: string | null;
+  metadataError: string | null;
+  /** The attribute names in effect (the defaults where none were given). */
+  attributeMapping: AttributeMapping;
+  workspaceId: string;
+  /** The trusted signing certificates one by one (`idpCertificate` holds them all, PEM after PEM). */
+  idpCertificates: string[];
+  configured: boolean;
+  updatedAt: string | null;
+  sp: SpEndpoints;
+}
+
+/** The body of PUT /api/workspaces/{id}/sso as the dashboard sends it. */
+export interface SsoUpdate {
+  enabled: boolean;
+  idpEntityId?: string;
+  ssoUrl?: string;
+  idpCertificate?: string;
+  metadataXml?: string;
+  metadataUrl?: string;
+  defaultRole: Role;
+  ssoRequired: boolean;
+}

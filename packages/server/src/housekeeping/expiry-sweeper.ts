@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { sweepUsedChallenges } from '../challenge/index.ts';
+import { sweepIdempotencyKeys } from '../decisions/key-queries.ts';
 import { type RetentionSettings, sweepRetention } from '../decisions/retention.ts';
-import { sweepIdempotencyKeys } from '../pipeline/idempotency.ts';
 import type { DB } from '../storage/db.ts';
 import { deleteDeliveriesOfDecisions } from '../webhooks/outbox.ts';
 

@@ -1,5 +1,10 @@
-import { Type } from '@sinclair/typebox';
-import { ACTIONS, EVENT_TYPES } from '@warden/protocol';
+import { type Static, Type } from '@sinclair/typebox';
+import { ACTIONS, EVENT_TYPES } from '../vocabulary.ts';
+
+/**
+ * Custom rules, lists, backtests and the signal catalogue of the management API (SPEC §9, docs/rules.md):
+ * the request schemas the server validates with, and the answers the dashboard reads.
+ */
 
 export const LIST_KINDS = ['ip', 'email', 'email_domain', 'device_id', 'account_id', 'payment_hash'] as const;
 
@@ -152,3 +157,155 @@ export const RuleTestBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ListKind = (typeof LIST_KINDS)[number];
+
+/** A custom rule as answered (GET/POST/PATCH /api/rules…). */
+export type Rule = Static<typeof RuleSchema>;
+export type RuleDraft = Omit<Rule, 'id' | 'siteId' | 'createdAt' | 'updatedAt'>;
+
+/** GET /api/rules/{id}/stats: the rule against the analysts' labels over a period. */
+export interface RuleStats {
+  labeled: number;
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  trueNegatives: number;
+  precision: number | null;
+  recall: number | null;
+  matchesLast30Days: number;
+  timeoutsLast30Days: number;
+  from: string;
+  to: string;
+}
+
+/** A list as answered (GET/POST/PATCH /api/lists…). */
+export interface List {
+  id: string;
+  siteId: string;
+  name: string;
+  kind: ListKind;
+  type: 'allow' | 'block';
+  size: number;
+  entries: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How often one custom rule matched in a period, live and in shadow, and per bucket. */
+export interface RuleHits {
+  live: number;
+  shadow: number;
+  /** Per bucket, oldest first. */
+  series: Array<{ live: number; shadow: number }>;
+}
+
+/** GET /api/rules/hits */
+export interface RuleHitsAnswer {
+  from: string;
+  to: string;
+  buckets: number;
+  rules: Record<string, RuleHits>;
+}
+
+interface ScoreView {
+  score: number;
+  level: string;
+  classification: string;
+  action: string;
+}
+
+/** POST /api/rules/test: a draft rule evaluated against one stored decision. */
+export interface RuleTestResult {
+  decisionId: string;
+  rule: string;
+  mode: 'live' | 'shadow';
+  applies: boolean;
+  matched: boolean;
+  error: string | null;
+  before: ScoreView;
+  after: ScoreView;
+  signals: Array<{ rule: string; score: number; description: string }>;
+}
+
+type Counts = Record<string, number>;
+
+/** The counts of a backtest (POST /api/rules/backtest). */
+export interface BacktestCounts {
+  evaluated: number;
+  from: string;
+  to: string;
+  truncated: boolean;
+  /** Live custom rules that matched, by name (shadow rules of the draft count too). */
+  matches: Counts;
+  before: { actions: Counts; levels: Counts; classifications: Counts };
+  after: { actions: Counts; levels: Counts; classifications: Counts };
+  changed: number;
+  /** "before→after" action transitions with their counts. */
+  transitions: Counts;
+  examples: Array<{
+    decisionId: string;
+    eventType: string;
+    accountId: string;
+    createdAt: string;
+    before: { score: number; level: string; action: string };
+    after: { score: number; level: string; action: string };
+    matchedRules: string[];
+  }>;
+  durationMs: number;
+}
+
+/** A rule's precision and recall against the labels (`fraud` is the positive class). */
+export interface LabelQuality {
+  labeled: number;
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  trueNegatives: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+export interface MatchedDecision {
+  decisionId: string;
+  eventType: string;
+  accountId: string;
+  createdAt: string;
+  label: string | null;
+  before: { score: number; level: string; action: string };
+  after: { score: number; level: string; action: string };
+  /** Live rules that matched. */
+  matchedRules: string[];
+  /** Shadow rules that matched (recorded, changing nothing). */
+  shadowRules: string[];
+}
+
+export interface MatchedPage {
+  /** Decisions matched by at least one of `rules` (the drafts, or every rule without drafts). */
+  rules: string[];
+  total: number;
+  offset: number;
+  limit: number;
+  nextOffset: number | null;
+  items: MatchedDecision[];
+}
+
+/** What a backtest reports beyond its counts: the matched decisions (one page) and each rule's quality. */
+export interface BacktestReport {
+  matched: MatchedPage;
+  /** Per rule: `fraud` is the positive class; a decision counts when it is labelled. */
+  quality: Record<string, LabelQuality>;
+}
+
+/** POST /api/rules/backtest */
+export type BacktestResult = BacktestCounts & BacktestReport;
+
+/** One built-in signal of GET /api/signals (docs/signals.md). */
+export interface CatalogueSignal {
+  name: string;
+  family: string;
+  /** The default score (some signals scale theirs; docs/signals.md). */
+  score: number;
+  description: string;
+  /** Hard automation evidence: classification `bot` whatever the total. */
+  hard: boolean;
+}
