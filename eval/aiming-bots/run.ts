@@ -1,9 +1,11 @@
 import type { BehaviorEvidence } from '@warden/protocol';
+import type { ReachTiming } from '../aiming/carry.ts';
+import type { Reach } from '../aiming/reaches.ts';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
 import { DEVICE_TRANSFORMS } from '../lib/device-transforms.ts';
 import { scoreLogin } from '../lib/people-robustness.ts';
 import { formatRate as share } from '../lib/wilson.ts';
-import { personPage, type Reach, type ReachTiming, readReaches, scriptedPage } from './pages.ts';
+import { personPage, readReaches, scriptedPage } from './pages.ts';
 
 /**
  * `npm run eval:aiming-bots -- <path-to>/mousetrap-kh2017/raw_data.csv.gz [--pages N] [--half odd|even]`
@@ -106,7 +108,7 @@ if (!mousetrap) {
           seed++;
           const moved: Reach[] = own.slice(i, i + 3).map((r, k) => ({
             ...r,
-            moves: transform.apply(r.moves, seed * 7 + k) as Reach['moves'],
+            moves: transform.apply(r.moves, seed * 7 + k),
           }));
           if (moved.some((r) => r.moves.length < 2)) continue;
           evs.push(personPage(moved, seed, timing));

@@ -5,52 +5,53 @@ import { typeText } from '../lib/input.ts';
 import { PageRecorder } from '../lib/recorder.ts';
 import { Rng } from '../lib/rng.ts';
 import type { Sample } from '../lib/traces.ts';
+import {
+  carryReach,
+  type Point,
+  REACHES_PER_PAGE,
+  type ReachTiming,
+  SHOP_LAYOUT,
+  signInLegs,
+} from './carry.ts';
 import type { Reach } from './reaches.ts';
 
-/** Reaches per sign-in page: to the email field, to the password field, to the submit button. */
-export const REACHES_PER_PAGE = 3;
+export { REACHES_PER_PAGE };
 
 /** Characters typed into the fields the first two reaches land on. */
 const TYPED = [18, 11];
 
-/** Where the pointer rests when the page opens (whole pixels). */
-const PAGE_START = { x: 960, y: 160 } as const;
-
 /**
  * One sign-in page of a person, from `REACHES_PER_PAGE` of their reaches, as the SDK's recorder
- * reports it. Each reach is one leg of the form (to the email field, to the password field, to
- * submit) and keeps its pixels and its times: it is moved (translated) to start where the pointer
- * is, and mirrored so that it runs down the page, the next one back across it (a mirror keeps
- * every distance, angle and pixel step; no rotation, so no rounding of positions). `transform` is
- * the device that delivers the hand's positions (device-transforms.ts), applied before. The
- * trial's wait before moving and its rest on the target before the press are kept; the press is
- * held as people hold buttons, and the fields are typed with person-like keys.
+ * reports it. `transform` is the device that delivers the hand's positions (device-transforms.ts),
+ * applied first; each reach is then carried onto a leg of the shop's form (carry.ts: from where the
+ * pointer rests to the email field, the password field, the submit button; rotated and scaled in
+ * floating point, rounded once by the recorder), timed by `timing`. The trial's rest on the target
+ * before the press is kept; the press is held as people hold buttons, and the fields are typed with
+ * person-like keys.
  */
 export function aimingPage(
   reaches: readonly Reach[],
   transform: DeviceTransform,
   seed: number,
+  timing: ReachTiming = 'kept',
 ): BehaviorEvidence {
   const rng = new Rng(seed);
   const rec = new PageRecorder();
+  const { x: left, y: top } = SHOP_LAYOUT.content;
+  const legs = signInLegs(SHOP_LAYOUT, () => rng.next());
+  const page = (p: Point): Point => ({ x: p.x - left, y: p.y - top });
   let t = rng.logNormal(1400, 0.4);
-  let at: { x: number; y: number } = PAGE_START;
+  let at = page(legs.start);
   let submit = t;
-  for (const [i, reach] of reaches.entries()) {
+  for (const [i, reach] of reaches.slice(0, REACHES_PER_PAGE).entries()) {
     const delivered = transform.apply(reach.moves, seed * 31 + i);
-    const first = delivered[0];
-    if (!first) continue;
-    const mirrorX = i % 2 === 0 ? 1 : -1;
-    const place = ([mt, x, y]: Sample): Sample => [
-      t + mt,
-      at.x + mirrorX * (x - first[1]),
-      at.y - (y - first[2]),
-    ];
+    if (delivered.length < 2) continue;
+    const carried = carryReach({ moves: delivered, press: reach.press }, at, page(legs.targets[i]!), timing);
     // The first position is where the pointer already rests: not a move event.
-    const placed = delivered.slice(1).map(place);
+    const placed = carried.moves.slice(1).map(([mt, x, y]): Sample => [t + mt, x, y]);
     rec.move(placed);
-    const rest = placed[placed.length - 1] ?? place(first);
-    const pressT = Math.max(t + reach.press[0], rest[0] + 1);
+    const rest = placed[placed.length - 1]!;
+    const pressT = rest[0] + Math.max(1, carried.dwellMs);
     const hold = humanHold(rng);
     rec.click(pressT, rest[1], rest[2], 0, hold);
     at = { x: rest[1], y: rest[2] };

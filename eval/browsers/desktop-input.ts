@@ -4,11 +4,13 @@ import { path as ghostPath } from 'ghost-cursor';
 import { XVFB } from '../../e2e/support/desktop.ts';
 import { type Box, HumanScript, type Point, type Trace } from '../../e2e/support/human-input.ts';
 import { mulberry32 } from '../../packages/server/src/testing/rng.ts';
+import type { Reach } from '../aiming/reaches.ts';
+import { aimingScript } from '../aiming/script.ts';
 import { humanizePath } from './paths/humanize.ts';
 import { naturalMotionPath } from './paths/natural-motion.ts';
 import { type TimedPoint, withSeededMath } from './paths/timed-path.ts';
 import { windMousePath } from './paths/windmouse.ts';
-import type { Layout, Rect } from './shop.ts';
+import { type ScreenLayout, screenLayout } from './screen-layout.ts';
 
 /**
  * OS-level input for a plain chromium on Xvfb (no CDP): xdotool scripts that move like each
@@ -66,19 +68,7 @@ export async function startXvfbIn(numbers: readonly number[], width = 1280, heig
   throw new Error(`no free X display in :${numbers[0]}–:${numbers[numbers.length - 1]}`);
 }
 
-/** The page's rectangles in screen pixels, from the layout the page reported. */
-export function screenLayout(l: Layout) {
-  const left = l.screenX + (l.outerWidth - l.innerWidth) / 2;
-  const top = l.screenY + l.outerHeight - l.innerHeight;
-  const box = (r: Rect): Box => ({ x: r.x + left, y: r.y + top, width: r.width, height: r.height });
-  return {
-    content: { x: left, y: top, width: l.innerWidth, height: l.innerHeight },
-    email: box(l.email),
-    password: box(l.password),
-    submit: box(l.submit),
-  };
-}
-export type ScreenLayout = ReturnType<typeof screenLayout>;
+export { type ScreenLayout, screenLayout };
 
 /** How long a replayed person's stroke piece lasts (18–25 samples of the 60 Hz DELBOT recording). */
 const PERSON_PIECE_MS = [300, 420] as const;
@@ -91,7 +81,8 @@ export type DesktopStyle =
   | 'nmm'
   | 'teleport'
   | 'replay_bot'
-  | 'human';
+  | 'human'
+  | 'aiming';
 
 /** Styles that move along a human-like path library's points and type like a "humanised" script. */
 const LIBRARY_STYLES: ReadonlySet<DesktopStyle> = new Set(['ghost', 'windmouse', 'humanize', 'nmm']);
@@ -102,8 +93,13 @@ export async function desktopScript(
   layout: ScreenLayout,
   creds: { email: string; password: string },
   seed: number,
-  traces: { human: Trace[]; bot: Trace[] },
+  traces: { human: Trace[]; bot: Trace[]; reaches?: readonly Reach[] },
 ): Promise<string[]> {
+  if (style === 'aiming') {
+    // A person's own aimed reaches carried onto the form (eval/aiming/script.ts), Fitts-timed.
+    if (!traces.reaches || traces.reaches.length === 0) throw new Error('the aiming style needs reaches');
+    return aimingScript(traces.reaches, layout, creds, seed, 'fitts');
+  }
   const random = mulberry32(seed);
   const library = LIBRARY_STYLES.has(style);
   /**

@@ -1,3 +1,4 @@
+import { formatRate } from '../lib/wilson.ts';
 import type { Setup } from './setups.ts';
 import type { VisitOutcome } from './visit.ts';
 
@@ -69,10 +70,25 @@ export function summary(setups: Setup[], outcomes: VisitOutcome[]): string {
   ).length;
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(0)} %`);
   const failed = outcomes.filter((o) => !o.verify).length;
+  const perPerson = setups
+    .filter((s) => s.person)
+    .map((s) => {
+      const os = people.filter((o) => o.setup === s.id);
+      const f = os.filter((o) => ['review', 'challenge'].includes(o.verify?.action ?? '')).length;
+      const b = os.filter(
+        (o) =>
+          o.verify?.action === 'block' ||
+          o.verify?.classification === 'bot' ||
+          o.collect?.classification === 'bot',
+      ).length;
+      return `  ${s.id}: review/challenge ${formatRate(f, os.length)}, block or bot ${formatRate(b, os.length)}`;
+    });
   return [
     `automated runs with a non-allow action at /verify: ${nonAllow}/${bots.length} (${pct(nonAllow, bots.length)}); BotD said bot in ${botdBots}/${outcomes.filter((o) => !isPerson(o)).length}`,
     `people with friction (review/challenge) at /verify: ${friction}/${people.length} (${pct(friction, people.length)}); with block or a bot classification: ${blocked}`,
     `runs without a /verify decision (harness or browser failure): ${failed}`,
+    `automated runs non-allow at /verify, Wilson 95 %: ${formatRate(nonAllow, bots.length)}`,
+    ...(perPerson.length > 0 ? ['people per setup at /verify, Wilson 95 %:', ...perPerson] : []),
   ].join('\n');
 }
 

@@ -7,19 +7,22 @@ import { XDOTOOL, XVFB } from '../../e2e/support/desktop.ts';
 import { type Display, startXvfbIn } from './desktop-input.ts';
 import { dirList, heldOutSetups } from './held-out.ts';
 import { evidenceTable, outcomeTable, summary } from './report.ts';
-import { SETUPS, type Setup, selectSetups } from './setups.ts';
+import { SETUPS, type Setup, selectSetups, withAimingData } from './setups.ts';
 import { type Shop, startShop } from './shop.ts';
 import { startWarden, type VisitOutcome, visit, type Warden } from './visit.ts';
 
 /**
  * `npm run eval:browsers [-- --runs N] [-- --only patchright,xdotool-*] [-- --json out.json] [-- --shared-server]
- * [-- --people dir[,dir]] [-- --bots dir[,dir]]`:
+ * [-- --people dir[,dir]] [-- --bots dir[,dir]] [-- --aiming <path-to>/mousetrap-kh2017/raw_data.csv.gz]`:
  * real chromium through a shop page that integrates the SDK as the docs say, against a real
  * Warden server on loopback, for every adversary setup and a replayed person. Every run gets a
  * fresh server (fresh data directory), so every run is a first visit of a new device, as a
  * held-out attacker's would be: no `device_recent_risk` or velocity carried from the setup's
  * earlier runs (`--shared-server` keeps one server per setup, to measure repeat visits).
- * `--people` / `--bots` add a setup per directory of DELBOT-format recordings (held-out.ts). Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
+ * `--people` / `--bots` add a setup per directory of DELBOT-format recordings (held-out.ts).
+ * `--aiming` gives `person-aiming` its data (held-out people of the KH2017 study aiming at targets,
+ * their reaches carried onto the form's legs: eval/aiming/script.ts); without it that setup is
+ * skipped and the run says so. Prints the /verify, /collect and BotD outcomes per setup and what each setup left in
  * the page. A report: exit code 0 whatever the numbers, 1 when nothing could run.
  */
 const { values } = parseArgs({
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     'shared-server': { type: 'boolean', default: false },
     people: { type: 'string', default: '' },
     bots: { type: 'string', default: '' },
+    aiming: { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 3);
@@ -41,7 +45,14 @@ try {
   console.error(`eval:browsers: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
-const setups = selectSetups(dirList(values.only), [...SETUPS, ...heldOut]);
+if (values.aiming && !fs.existsSync(values.aiming)) {
+  console.error(`eval:browsers: --aiming ${values.aiming}: no such file`);
+  process.exit(1);
+}
+const selected = selectSetups(dirList(values.only), withAimingData([...SETUPS, ...heldOut], values.aiming));
+for (const s of selected.filter((x) => x.kind === 'desktop' && x.skipped))
+  console.info(`skipped ${s.id}: ${s.kind === 'desktop' ? s.skipped : ''}`);
+const setups = selected.filter((s) => !(s.kind === 'desktop' && s.skipped));
 const missing = [CHROMIUM, XVFB, XDOTOOL].filter((p) => !fs.existsSync(p));
 if (missing.length > 0) {
   console.error(`eval:browsers needs ${missing.join(', ')} (apt-get install -y chromium xvfb xdotool).`);

@@ -13,6 +13,13 @@ export type Setup =
       botTraces?: string;
       /** For `human`: whose recordings (as `botTraces`; default circles_human_pc1). */
       humanTraces?: string;
+      /**
+       * For `aiming`: the mouse-tracking study's `raw_data.csv.gz` (`--aiming <path>`; GPL-3, read
+       * from there, never copied); without it the setup is skipped, saying why (`skipped`).
+       */
+      aimingData?: string;
+      /** Why the setup cannot run (printed, never silent). */
+      skipped?: string;
       person: boolean;
     };
 
@@ -84,6 +91,13 @@ export const SETUPS: Setup[] = [
     person: true,
   },
   {
+    id: 'person-aiming',
+    label: 'person: held-out people aiming at targets (KH2017 reaches carried onto the form, Fitts timing)',
+    kind: 'desktop',
+    style: 'aiming',
+    person: true,
+  },
+  {
     id: 'xdotool-windmouse',
     label: 'plain chromium, xdotool WindMouse paths (npm windmouse)',
     kind: 'desktop',
@@ -105,6 +119,24 @@ export const SETUPS: Setup[] = [
     person: false,
   },
 ];
+
+/**
+ * The setups with the aiming data given (`--aiming <path-to>/mousetrap-kh2017/raw_data.csv.gz`), or
+ * without it each `aiming` setup marked skipped with the reason.
+ */
+export function withAimingData(setups: readonly Setup[], file: string | undefined): Setup[] {
+  return setups.map((s) =>
+    s.kind === 'desktop' && s.style === 'aiming'
+      ? file
+        ? { ...s, aimingData: file }
+        : {
+            ...s,
+            skipped:
+              'no aiming data: pass --aiming <path-to>/mousetrap-kh2017/raw_data.csv.gz (the KH2017 mouse-tracking study, GPL-3, read from where it lies)',
+          }
+      : s,
+  );
+}
 
 /** Setups whose id matches one of `patterns` (substring or `*` glob); all when there is none. */
 export function selectSetups(patterns: readonly string[], from: readonly Setup[] = SETUPS): Setup[] {

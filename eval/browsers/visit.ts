@@ -6,6 +6,8 @@ import type { BotdVerdict } from '../../e2e/support/botd.ts';
 import { launchPlainChromium, xdotool } from '../../e2e/support/desktop.ts';
 import { loadTraces, type Trace, withoutJumps } from '../../e2e/support/human-input.ts';
 import { type RunningServer, startServer } from '../../e2e/support/server.ts';
+import { personPages } from '../aiming/pages.ts';
+import { type Reach, readReaches, splitPeople } from '../aiming/reaches.ts';
 import { type Display, desktopScript, screenLayout } from './desktop-input.ts';
 import { MIN_REPLAY_MOVES } from './held-out.ts';
 import { kitLogin, launchKit } from './kits.ts';
@@ -86,6 +88,22 @@ export interface VisitEnv {
   timeoutMs: number;
 }
 
+const pagesCache = new Map<string, Reach[][]>();
+/**
+ * The sign-in pages of the held-out half (even subject numbers; the tells were tuned on the odd
+ * ones) of the study at `file`: three consecutive reaches of one person a page, people in turn.
+ * Run r replays page (r × 7) mod pages, so runs walk across people.
+ */
+function aimingPages(file: string): Reach[][] {
+  let pages = pagesCache.get(file);
+  if (!pages) {
+    pages = personPages(splitPeople(readReaches(file).filter((r) => r.moves.length >= 5)).heldOut);
+    if (pages.length === 0) throw new Error(`${file}: no held-out person with three reaches`);
+    pagesCache.set(file, pages);
+  }
+  return pages;
+}
+
 const tracesCache = new Map<string, Trace[]>();
 /** Up to 200 traces of `dir` (a folder of fixtures/mouse-dev, or an absolute path) with enough moves to replay. */
 function traces(dir: string): Trace[] {
@@ -164,6 +182,9 @@ export async function visit(setup: Setup, run: number, env: VisitEnv): Promise<V
             // Each run starts at another recording (a few runs of a small folder wrap around).
             human: human.slice(((run * 7) % 150) % human.length),
             bot: traces(setup.botTraces ?? 'circles_bot_pynput'),
+            ...(setup.aimingData
+              ? { reaches: aimingPages(setup.aimingData)[(run * 7) % aimingPages(setup.aimingData).length] }
+              : {}),
           });
           await xdotool(display, script);
         }

@@ -22,7 +22,14 @@ import {
   presses,
 } from './input-metrics.ts';
 import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
-import { cv, mouseStats, readMousePath, STROKE_PAUSE_MS, UNDECIMATED_SAMPLES } from './mouse-path.ts';
+import {
+  cv,
+  mouseStats,
+  readMousePath,
+  STROKE_PAUSE_MS,
+  UNDECIMATED_SAMPLES,
+  ZIGZAG_STEP_PX,
+} from './mouse-path.ts';
 import {
   DIRECTED_STROKE,
   FLAT_SPEED_CV,
@@ -200,6 +207,7 @@ const EMPTY: BehaviorMetrics = {
 export const METRIC_THRESHOLDS = {
   FAST_DWELL_MS,
   STROKE_PAUSE_MS,
+  ZIGZAG_STEP_PX,
   FLAT_SPEED_CV,
   SMOOTH_TURN_CHANGE,
   SMOOTH_MIN_TURNS,

@@ -125,6 +125,26 @@ describe('counter operations', () => {
     expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_rr`)).toBe('12');
   });
 
+  it("rebuilds the device's share: a person's behavioural friction stays with its token", async () => {
+    const ws = await createTestWorkspace(ctx);
+    const siteId = ws.site.id;
+    await insertDecisions(ctx, { id: siteId, workspaceId: ws.workspaceId }, [
+      {
+        device_id: 'dev_bh',
+        signals: [
+          { rule: 'mouse_synthetic_jitter', score: 30 },
+          { rule: 'behavior_bot_combined', score: 20 },
+          { rule: 'datacenter_ip', score: 12 },
+        ],
+        features: { token_id: 'tok_bh' },
+        created_at: clock - MINUTE,
+      },
+    ]);
+    await rebuildHistory(localStateDeps(ctx), siteId);
+    expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_bh`)).toBe('12');
+    expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_bh`)).toBe('62');
+  });
+
   it('rebuild only the writes whose window still covers the event, never device-window ones', () => {
     const ops = counterOps('s', {
       eventType: 'login',

@@ -16,6 +16,7 @@ import {
   recordFirstSeen,
   SDK_SEEN_MS,
 } from './history-keys.ts';
+import { deviceEvidenceRisk } from './signals/device-carry.ts';
 import { evidenceRisk } from './signals/session.ts';
 
 /**
@@ -143,10 +144,16 @@ async function applyPage(
     if (nonce && !nonces.has(nonce)) nonces.set(nonce, NONCE_TTL_MS - age);
     const profile = event.hardwareProfile;
     if (profile && r.device_id && !hardware.has(r.device_id)) hardware.set(r.device_id, profile);
-    // The recent risk live scoring remembered for the token and device: the evidence risk.
+    // The recent risk live scoring remembered: the evidence risk for the token, its device share for the device.
     if (age < RECENT_RISK_MS) {
-      const risk = Math.round(evidenceRisk(JSON.parse(r.signals) as Signal[]));
-      if (risk > 0) for (const op of ops) if (op.kind === 'get') remember(op.key, risk);
+      const signals = JSON.parse(r.signals) as Signal[];
+      const risk = Math.round(evidenceRisk(signals));
+      const deviceRisk = Math.round(deviceEvidenceRisk(signals));
+      for (const op of ops) {
+        if (op.kind !== 'get') continue;
+        const carried = op.field === 'device_recent_risk' ? deviceRisk : risk;
+        if (carried > 0) remember(op.key, carried);
+      }
     }
   }
   const work: unknown[] = [];

@@ -257,16 +257,24 @@ export function outcomeWrites(
   siteId: string,
   deviceId: string,
   riskScore: number,
-  recent?: { tokenId: string; evidenceRisk: number; previousToken: number; previousDevice: number },
+  recent?: {
+    tokenId: string;
+    evidenceRisk: number;
+    /** What the device carries to later pages (signals/device-carry.ts); the evidence risk when absent. */
+    deviceRisk?: number;
+    previousToken: number;
+    previousDevice: number;
+  },
 ): HotStateWrite[] {
   const writes: HotStateWrite[] = [];
   if (deviceId && riskScore >= 60) writes.push(['hit', `devbad:${siteId}:${deviceId}`, DEVICE_WINDOW]);
-  if (recent && recent.evidenceRisk > 0) {
+  if (recent) {
     const r = Math.round(recent.evidenceRisk);
-    if (recent.tokenId && r > recent.previousToken)
+    const d = Math.round(recent.deviceRisk ?? recent.evidenceRisk);
+    if (recent.tokenId && r > 0 && r > recent.previousToken)
       writes.push(['set', `rrisk:${siteId}:tok:${recent.tokenId}`, String(r), RECENT_RISK_MS]);
-    if (deviceId && r > recent.previousDevice)
-      writes.push(['set', `rrisk:${siteId}:dev:${deviceId}`, String(r), RECENT_RISK_MS]);
+    if (deviceId && d > 0 && d > recent.previousDevice)
+      writes.push(['set', `rrisk:${siteId}:dev:${deviceId}`, String(d), RECENT_RISK_MS]);
   }
   return writes;
 }

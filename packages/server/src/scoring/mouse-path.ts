@@ -12,6 +12,14 @@ import { hypot } from './hypot.ts';
 export const STROKE_PAUSE_MS = 200;
 
 /**
+ * A zigzag (back, forth, back) counts when each of its three moves is at least this long: a hand
+ * settling on a target corrects by a pixel (1 px, or 1.4 px diagonally) and can step back and
+ * forth so; jitter a library injects steps further (pyHM: 1.5 px or more in 35 of its 36
+ * zigzagging pages). docs/signals.md, `mouse_synthetic_jitter`.
+ */
+export const ZIGZAG_STEP_PX = 1.5;
+
+/**
  * The valid [t, x, y] samples of a `behavior.mouse` list in time order (a stable sort, as sent
  * when already in order), and the length of every move: `len[i]` from sample i - 1 to sample i
  * (len[0] unused; hypot is the costly part of these metrics, so it is worked out once). All
@@ -139,7 +147,8 @@ export function mouseStats(path: MousePath): MouseStats {
     turns++;
     if (cos < 0) {
       reversals++;
-      if (reversedAt === i - 1) zigzags++;
+      if (reversedAt === i - 1 && i >= 3 && Math.min(len[i]!, len[i - 1]!, len[i - 2]!) >= ZIGZAG_STEP_PX)
+        zigzags++;
       reversedAt = i;
     }
     turnSum += Math.acos(Math.max(-1, Math.min(1, cos)));

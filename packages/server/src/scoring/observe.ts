@@ -9,6 +9,7 @@ import type { EngineResult, ScoringInput, Signal } from './engine-types.ts';
 import { buildFeatures, type FeatureDeps, type Features } from './features.ts';
 import { outcomeWrites } from './history.ts';
 import type { SharedState } from './shared-state.ts';
+import { deviceEvidenceRisk } from './signals/device-carry.ts';
 import { CARRIED, evidenceRisk } from './signals/session.ts';
 
 /** Identity clusters are plan-gated: Pro, Enterprise and the demo workspace. */
@@ -79,6 +80,7 @@ export class Observer {
     const writes = outcomeWrites(input.site.id, result.device_id, result.risk_score, {
       tokenId,
       evidenceRisk: evidenceRisk(result.signals),
+      deviceRisk: deviceEvidenceRisk(result.signals),
       previousToken: f.history?.token_recent_risk ?? 0,
       previousDevice: f.history?.device_recent_risk ?? 0,
     });

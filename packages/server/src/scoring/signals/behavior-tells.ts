@@ -73,9 +73,16 @@ const enoughPoints: Check = (f) => f.behavior.mouse_points >= BEHAVIOR.minPoints
  */
 const pathJudged: Check = (f) => !sparseUpdates(f);
 
-/** At least half the strokes are ruler straight. */
+/**
+ * At least half the strokes are ruler straight: two or more of them, or the page's only stroke. One
+ * short straight reach beside a curved one is a hand's quick aim (people aiming at buttons, their
+ * reaches carried onto the form's 100 px legs: KH2017 tuning half), not a script drawing lines,
+ * which draws every leg straight.
+ */
 export const straightPath: Check = (f) =>
-  pathJudged(f) && f.behavior.straight_strokes > 0 && f.behavior.straight_strokes * 2 >= f.behavior.strokes;
+  pathJudged(f) &&
+  (f.behavior.straight_strokes >= 2 || (f.behavior.straight_strokes === 1 && f.behavior.strokes === 1)) &&
+  f.behavior.straight_strokes * 2 >= f.behavior.strokes;
 
 /** Most strokes (two or more) keep one speed from start to end: no hand accelerates like that. */
 export const constantSpeed: Check = (f) =>
