@@ -3,47 +3,10 @@
  * own types (`@warden/protocol/management`, imported for their types only and erased from the
  * bundle), so they cannot drift from what the server validates and sends.
  */
-import type { IdentitySummary, Signal } from '@warden/protocol';
-import type {
-  AuditEntry,
-  AuditPage,
-  BacktestResult,
-  CatalogueSignal,
-  Cluster,
-  CreatedSite,
-  DecisionDetail,
-  DecisionPage,
-  DecisionSummary,
-  EntitySummary,
-  Invitation,
-  InvitationPreview,
-  LabelQuality,
-  List,
-  ListKind,
-  LoginResult,
-  MatchedDecision,
-  Member,
-  Membership,
-  RotatedKeys,
-  Rule,
-  RuleDraft,
-  RuleHits,
-  RuleHitsAnswer,
-  RuleStats,
-  RuleTestResult,
-  Site,
-  SsoConfigView,
-  SsoUpdate,
-  Stats,
-  TopEntry,
-  TopValues,
-  User,
-  WebhookConfig,
-  WebhookDelivery,
-  Workspace,
-} from '@warden/protocol/management';
+import type { ListKind } from '@warden/protocol/management';
 import { ACTIONS, CLASSIFICATIONS, EVENT_TYPES } from '@warden/protocol/vocabulary';
 
+export type { IdentitySummary, Signal } from '@warden/protocol';
 export type {
   AuditEntry,
   AuditPage,
@@ -55,7 +18,6 @@ export type {
   DecisionPage,
   DecisionSummary,
   EntitySummary,
-  IdentitySummary,
   Invitation,
   InvitationPreview,
   LabelQuality,
@@ -72,7 +34,6 @@ export type {
   RuleHitsAnswer,
   RuleStats,
   RuleTestResult,
-  Signal,
   Site,
   SsoConfigView as SsoConfig,
   SsoUpdate,
@@ -83,7 +44,7 @@ export type {
   WebhookConfig,
   WebhookDelivery,
   Workspace,
-};
+} from '@warden/protocol/management';
 
 export { ACTIONS, CLASSIFICATIONS, EVENT_TYPES };
 // The list kinds as a run-time value: a copy checked against the contract's (TypeBox stays out of
