@@ -33,9 +33,10 @@ describe('held-out setups', () => {
       person: false,
       botTraces: lib,
     });
-    // --only selects among built-in and added setups.
+    // --only selects among built-in (person-pc1, person-aiming) and added setups.
     expect(selectSetups(['person-'], [...SETUPS, ...added]).map((s) => s.id)).toEqual([
       'person-pc1',
+      'person-aiming',
       'person-phone',
     ]);
   });
