@@ -43,7 +43,7 @@ const DECISION_COLUMNS = Object.keys(DECISION_COLUMN_SET) as Array<keyof Decisio
 
 /**
  * The insert of one decision, every column an argument, compiled once by Kysely: the SQL the
- * group commit prepares (decisions/decision-writer.ts, on the writer thread for a SQLite file).
+ * group commit prepares (decisions/group-commit.ts, on the writer thread for a SQLite file).
  */
 export function decisionInsertTemplate(db: Kysely<DB>) {
   return queryTemplate(db, (db, arg: (name: keyof DecisionsTable) => string) =>
