@@ -162,38 +162,29 @@ describe('warden CLI', () => {
     const { workspaceId } = JSON.parse(
       (await run(['init', '--email', 'boss@example.test', '--password', 'password-123', ...data])).stdout,
     );
-    const added = await run([
-      'user',
-      'add',
-      '--workspace',
-      workspaceId,
-      '--email',
-      'analyst@example.test',
-      '--password',
-      'password-456',
-      '--role',
-      'analyst',
-      ...data,
-    ]);
+    // The same e-mail each time: a second add is the duplicate the CLI refuses.
+    const addAnalyst = (role: string) =>
+      run([
+        'user',
+        'add',
+        '--workspace',
+        workspaceId,
+        '--email',
+        'analyst@example.test',
+        '--password',
+        'password-456',
+        '--role',
+        role,
+        ...data,
+      ]);
+    const added = await addAnalyst('analyst');
     expect(added.code).toBe(0);
     const { userId } = JSON.parse(added.stdout);
     const membership = await query((db) =>
       db.selectFrom('memberships').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow(),
     );
     expect(membership).toMatchObject({ workspace_id: workspaceId, role: 'analyst' });
-    const dup = await run([
-      'user',
-      'add',
-      '--workspace',
-      workspaceId,
-      '--email',
-      'analyst@example.test',
-      '--password',
-      'password-456',
-      '--role',
-      'viewer',
-      ...data,
-    ]);
+    const dup = await addAnalyst('viewer');
     expect(dup.code).toBe(1);
 
     const plan = await run(['workspace', 'plan', workspaceId, 'enterprise', ...data]);

@@ -1,4 +1,10 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import {
+  Counter,
+  type CounterConfiguration,
+  Histogram,
+  type HistogramConfiguration,
+  type Registry,
+} from 'prom-client';
 
 /**
  * The service's own Prometheus metrics (docs/operations.md lists them). Registered once per
@@ -83,6 +89,11 @@ export interface ServiceMetrics extends WriterMetrics {
 function metric<T>(registry: Registry, name: string, create: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? create();
 }
+/** The registry's metric of `config.name`, or a new one registered there. */
+const counter = <L extends string>(registry: Registry, config: CounterConfiguration<L>) =>
+  metric(registry, config.name, () => new Counter({ ...config, registers: [registry] }));
+const histogram = <L extends string>(registry: Registry, config: HistogramConfiguration<L>) =>
+  metric(registry, config.name, () => new Histogram({ ...config, registers: [registry] }));
 
 /** Children bound once per label combination. */
 function bound<C>(bind: (key: string) => C): (key: string) => C {
@@ -99,154 +110,76 @@ function bound<C>(bind: (key: string) => C): (key: string) => C {
 
 /** Built once per process, in services.ts (`services.metrics`). */
 export function serviceMetrics(registry: Registry): ServiceMetrics {
-  const requests = metric(
-    registry,
-    'warden_http_requests_total',
-    () =>
-      new Counter({
-        name: 'warden_http_requests_total',
-        help: 'HTTP requests by method, route template and status',
-        labelNames: ['method', 'route', 'status'] as const,
-        registers: [registry],
-      }),
-  );
-  const duration = metric(
-    registry,
-    'warden_http_request_duration_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_http_request_duration_seconds',
-        help: 'HTTP request duration by method and route template',
-        labelNames: ['method', 'route'] as const,
-        buckets: HTTP_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const decisions = metric(
-    registry,
-    'warden_decisions_total',
-    () =>
-      new Counter({
-        name: 'warden_decisions_total',
-        help: 'Decisions recorded, by surface, event type, classification and action (replays not counted)',
-        labelNames: ['surface', 'event_type', 'classification', 'action'] as const,
-        registers: [registry],
-      }),
-  );
-  const engine = metric(
-    registry,
-    'warden_engine_duration_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_engine_duration_seconds',
-        help: 'Scoring engine time per decision (the decision_ms of the answer), by surface',
-        labelNames: ['surface'] as const,
-        buckets: ENGINE_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const rules = metric(
-    registry,
-    'warden_rule_hits_total',
-    () =>
-      new Counter({
-        name: 'warden_rule_hits_total',
-        help: 'Custom rule matches in recorded decisions, by mode (live, shadow)',
-        labelNames: ['mode'] as const,
-        registers: [registry],
-      }),
-  );
-  const challenges = metric(
-    registry,
-    'warden_challenges_total',
-    () =>
-      new Counter({
-        name: 'warden_challenges_total',
-        help: 'Proof-of-work challenges issued, and proofs checked by result (solved, expired, invalid_proof, already_used, unknown_challenge)',
-        labelNames: ['outcome'] as const,
-        registers: [registry],
-      }),
-  );
+  const requests = counter(registry, {
+    name: 'warden_http_requests_total',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+  });
+  const duration = histogram(registry, {
+    name: 'warden_http_request_duration_seconds',
+    help: 'HTTP request duration by method and route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: HTTP_BUCKETS,
+  });
+  const decisions = counter(registry, {
+    name: 'warden_decisions_total',
+    help: 'Decisions recorded, by surface, event type, classification and action (replays not counted)',
+    labelNames: ['surface', 'event_type', 'classification', 'action'] as const,
+  });
+  const engine = histogram(registry, {
+    name: 'warden_engine_duration_seconds',
+    help: 'Scoring engine time per decision (the decision_ms of the answer), by surface',
+    labelNames: ['surface'] as const,
+    buckets: ENGINE_BUCKETS,
+  });
+  const rules = counter(registry, {
+    name: 'warden_rule_hits_total',
+    help: 'Custom rule matches in recorded decisions, by mode (live, shadow)',
+    labelNames: ['mode'] as const,
+  });
+  const challenges = counter(registry, {
+    name: 'warden_challenges_total',
+    help: 'Proof-of-work challenges issued, and proofs checked by result (solved, expired, invalid_proof, already_used, unknown_challenge)',
+    labelNames: ['outcome'] as const,
+  });
 
-  const stages = metric(
-    registry,
-    'warden_decision_stage_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_decision_stage_seconds',
-        help: 'Time of each stage of a /verify request that records a decision, by the stage it ends (validated, observed, decided, queued, committed, answered)',
-        labelNames: ['stage'] as const,
-        buckets: STAGE_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const batchSize = metric(
-    registry,
-    'warden_commit_batch_size',
-    () =>
-      new Histogram({
-        name: 'warden_commit_batch_size',
-        help: 'Decisions per group commit',
-        buckets: BATCH_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const batchWait = metric(
-    registry,
-    'warden_commit_wait_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_commit_wait_seconds',
-        help: 'How long the first decision of a group commit waited for the commit to start',
-        buckets: STAGE_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const commitTime = metric(
-    registry,
-    'warden_commit_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_commit_seconds',
-        help: 'Group commit time, from sending the batch to its answer (durable)',
-        buckets: STAGE_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const writerThread = metric(
-    registry,
-    'warden_writer_thread_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_writer_thread_seconds',
-        help: 'The decision writer thread: a group commit batch waiting there (queued), the transaction that took it (transaction); a statement of other writers, sweeps and the webhook dispatcher (statement)',
-        labelNames: ['part'] as const,
-        buckets: STAGE_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const groupBatches = metric(
-    registry,
-    'warden_writer_group_batches',
-    () =>
-      new Histogram({
-        name: 'warden_writer_group_batches',
-        help: 'Group commit batches taken by the writer thread transaction that committed a batch (those sent while the one before it ran)',
-        buckets: BATCH_BUCKETS,
-        registers: [registry],
-      }),
-  );
-  const checkpoints = metric(
-    registry,
-    'warden_wal_checkpoint_seconds',
-    () =>
-      new Histogram({
-        name: 'warden_wal_checkpoint_seconds',
-        help: 'Duration of each round of WAL checkpoints (embedded SQLite file; the checkpointer thread)',
-        buckets: STAGE_BUCKETS,
-        registers: [registry],
-      }),
-  );
+  const stages = histogram(registry, {
+    name: 'warden_decision_stage_seconds',
+    help: 'Time of each stage of a /verify request that records a decision, by the stage it ends (validated, observed, decided, queued, committed, answered)',
+    labelNames: ['stage'] as const,
+    buckets: STAGE_BUCKETS,
+  });
+  const batchSize = histogram(registry, {
+    name: 'warden_commit_batch_size',
+    help: 'Decisions per group commit',
+    buckets: BATCH_BUCKETS,
+  });
+  const batchWait = histogram(registry, {
+    name: 'warden_commit_wait_seconds',
+    help: 'How long the first decision of a group commit waited for the commit to start',
+    buckets: STAGE_BUCKETS,
+  });
+  const commitTime = histogram(registry, {
+    name: 'warden_commit_seconds',
+    help: 'Group commit time, from sending the batch to its answer (durable)',
+    buckets: STAGE_BUCKETS,
+  });
+  const writerThread = histogram(registry, {
+    name: 'warden_writer_thread_seconds',
+    help: 'The decision writer thread: a group commit batch waiting there (queued), the transaction that took it (transaction); a statement of other writers, sweeps and the webhook dispatcher (statement)',
+    labelNames: ['part'] as const,
+    buckets: STAGE_BUCKETS,
+  });
+  const groupBatches = histogram(registry, {
+    name: 'warden_writer_group_batches',
+    help: 'Group commit batches taken by the writer thread transaction that committed a batch (those sent while the one before it ran)',
+    buckets: BATCH_BUCKETS,
+  });
+  const checkpoints = histogram(registry, {
+    name: 'warden_wal_checkpoint_seconds',
+    help: 'Duration of each round of WAL checkpoints (embedded SQLite file; the checkpointer thread)',
+    buckets: STAGE_BUCKETS,
+  });
 
   const requestChild = bound((key) => {
     const [method = '', route = '', status = ''] = key.split('\u0000');

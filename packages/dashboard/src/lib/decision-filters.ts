@@ -1,4 +1,4 @@
-import type { EntityKind } from './entities.ts';
+import { ENTITY_KINDS, type EntityKind } from '@warden/protocol/vocabulary';
 import { fromLocalInput, toLocalInput } from './format.ts';
 import { BASE } from './router.ts';
 
@@ -54,17 +54,6 @@ export const EMPTY: Filters = {
   minScore: '',
   maxScore: '',
 };
-export const ENTITY_FILTERS: EntityKind[] = [
-  'accountId',
-  'ip',
-  'ipPrefix',
-  'deviceId',
-  'email',
-  'emailDomain',
-  'paymentHash',
-  'promoCode',
-  'clusterId',
-];
 export function filtersFromUrl(): Filters {
   const params = new URLSearchParams(location.search);
   const out = { ...EMPTY };
@@ -89,7 +78,7 @@ export function filterQuery(siteId: string, f: Filters) {
 
 /** The one entity the list is filtered by, if exactly one entity filter is set (a pivot). */
 export function pivotOf(f: Filters): { kind: EntityKind; value: string } | null {
-  const set = ENTITY_FILTERS.filter((k) => f[k].trim() !== '');
+  const set = ENTITY_KINDS.filter((k) => f[k].trim() !== '');
   const kind = set.length === 1 ? set[0] : undefined;
   return kind ? { kind, value: f[kind].trim() } : null;
 }

@@ -1,19 +1,11 @@
+import type { EntityKind } from '@warden/protocol/vocabulary';
 import { BASE } from './router.ts';
 
 /**
  * The entities a fraud analyst pivots on. `kind` is the decisions filter (and the entity summary
  * kind) that selects the entity; a pivot is just a decisions URL, so a saved view is a bookmark.
  */
-export type EntityKind =
-  | 'accountId'
-  | 'ip'
-  | 'ipPrefix'
-  | 'deviceId'
-  | 'email'
-  | 'emailDomain'
-  | 'paymentHash'
-  | 'promoCode'
-  | 'clusterId';
+export type { EntityKind };
 
 export const ENTITY_LABELS: Record<EntityKind, string> = {
   accountId: 'Account',

@@ -6,18 +6,8 @@ import { type Static, Type } from '@sinclair/typebox';
  * entity is selected with the same filter as the decisions list, so the summary's `total` is the
  * number of decisions the pivot link lists.
  */
-export const ENTITY_KINDS = [
-  'accountId',
-  'ip',
-  'ipPrefix',
-  'deviceId',
-  'email',
-  'emailDomain',
-  'paymentHash',
-  'promoCode',
-  'clusterId',
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+// The kinds are plain words (`@warden/protocol/vocabulary`), so the dashboard can take them too.
+export { ENTITY_KINDS, type EntityKind } from '../vocabulary.ts';
 
 const Counts = Type.Record(Type.String(), Type.Integer());
 

@@ -164,14 +164,7 @@ export type Rule = Static<typeof RuleSchema>;
 export type RuleDraft = Omit<Rule, 'id' | 'siteId' | 'createdAt' | 'updatedAt'>;
 
 /** GET /api/rules/{id}/stats: the rule against the analysts' labels over a period. */
-export interface RuleStats {
-  labeled: number;
-  truePositives: number;
-  falsePositives: number;
-  falseNegatives: number;
-  trueNegatives: number;
-  precision: number | null;
-  recall: number | null;
+export interface RuleStats extends LabelQuality {
   matchesLast30Days: number;
   timeoutsLast30Days: number;
   from: string;

@@ -5,7 +5,7 @@ import { registerFingerprint } from '../fingerprint/register.ts';
 import { localStateDeps } from '../services.ts';
 import { createTestWorkspace } from '../testing/accounts.ts';
 import { createTestContext } from '../testing/context.ts';
-import { insertDecisions } from '../testing/decision-rows.ts';
+import { type DecisionRow, insertDecisions } from '../testing/decision-rows.ts';
 import { testEngine } from '../testing/scoring-engine.ts';
 import { type CounterEvent, counterEventOfRecord, counterOps, rebuildWrites } from './counter-ops.ts';
 import { History, type Observation } from './history.ts';
@@ -24,6 +24,23 @@ afterEach(async () => {
   await ctx.hotState.close();
   await ctx.database.close();
 });
+
+/**
+ * One decision of device `dev_<name>` and token `tok_<name>` recorded a minute ago with `signals`,
+ * rebuilt into the hot state: the recent risk (`rrisk:`) the rebuild left on each.
+ */
+async function rebuiltRecentRisk(name: string, signals: NonNullable<DecisionRow['signals']>) {
+  const ws = await createTestWorkspace(ctx);
+  const siteId = ws.site.id;
+  await insertDecisions(ctx, { id: siteId, workspaceId: ws.workspaceId }, [
+    { device_id: `dev_${name}`, signals, features: { token_id: `tok_${name}` }, created_at: clock - MINUTE },
+  ]);
+  await rebuildHistory(localStateDeps(ctx), siteId);
+  return {
+    device: await ctx.hotState.get(`rrisk:${siteId}:dev:dev_${name}`),
+    token: await ctx.hotState.get(`rrisk:${siteId}:tok:tok_${name}`),
+  };
+}
 
 describe('counter operations', () => {
   it('are the same for an event scored live and rebuilt from its recorded decision', async () => {
@@ -106,43 +123,23 @@ describe('counter operations', () => {
   });
 
   it('rebuilds the recent risk live scoring remembered: the evidence risk, without carried signals', async () => {
-    const ws = await createTestWorkspace(ctx);
-    const siteId = ws.site.id;
-    await insertDecisions(ctx, { id: siteId, workspaceId: ws.workspaceId }, [
-      {
-        device_id: 'dev_rr',
-        signals: [
-          { rule: 'browser_session', score: 40 },
-          { rule: 'carried_automation_cdp', score: 30 },
-          { rule: 'datacenter_ip', score: 12 },
-        ],
-        features: { token_id: 'tok_rr' },
-        created_at: clock - MINUTE,
-      },
+    const rebuilt = await rebuiltRecentRisk('rr', [
+      { rule: 'browser_session', score: 40 },
+      { rule: 'carried_automation_cdp', score: 30 },
+      { rule: 'datacenter_ip', score: 12 },
     ]);
-    await rebuildHistory(localStateDeps(ctx), siteId);
-    expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_rr`)).toBe('12');
-    expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_rr`)).toBe('12');
+    expect(rebuilt.device).toBe('12');
+    expect(rebuilt.token).toBe('12');
   });
 
   it("rebuilds the device's share: a person's behavioural friction stays with its token", async () => {
-    const ws = await createTestWorkspace(ctx);
-    const siteId = ws.site.id;
-    await insertDecisions(ctx, { id: siteId, workspaceId: ws.workspaceId }, [
-      {
-        device_id: 'dev_bh',
-        signals: [
-          { rule: 'mouse_synthetic_jitter', score: 30 },
-          { rule: 'behavior_bot_combined', score: 20 },
-          { rule: 'datacenter_ip', score: 12 },
-        ],
-        features: { token_id: 'tok_bh' },
-        created_at: clock - MINUTE,
-      },
+    const rebuilt = await rebuiltRecentRisk('bh', [
+      { rule: 'mouse_synthetic_jitter', score: 30 },
+      { rule: 'behavior_bot_combined', score: 20 },
+      { rule: 'datacenter_ip', score: 12 },
     ]);
-    await rebuildHistory(localStateDeps(ctx), siteId);
-    expect(await ctx.hotState.get(`rrisk:${siteId}:dev:dev_bh`)).toBe('12');
-    expect(await ctx.hotState.get(`rrisk:${siteId}:tok:tok_bh`)).toBe('62');
+    expect(rebuilt.device).toBe('12');
+    expect(rebuilt.token).toBe('62');
   });
 
   it('rebuild only the writes whose window still covers the event, never device-window ones', () => {

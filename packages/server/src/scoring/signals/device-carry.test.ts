@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../context.ts';
+import { describe, expect, it } from 'vitest';
 import { registerFingerprint } from '../../fingerprint/register.ts';
-import { createTestContext } from '../../testing/context.ts';
+import { useClockedContext } from '../../testing/clocked-context.ts';
 import { testEngine } from '../../testing/scoring-engine.ts';
 import type { Signal } from '../engine-types.ts';
 import { outcomeWrites } from '../history.ts';
@@ -57,25 +56,15 @@ describe('the risk a decision leaves on its device', () => {
 });
 
 describe("a person's own friction on one page does not compound on the next (engine)", () => {
-  let ctx: AppContext;
-  let clock: number;
+  const t = useClockedContext();
   const site = testSite('site_device_carry');
-  beforeEach(async () => {
-    ctx = await createTestContext();
-    clock = 1_700_000_000_000;
-    ctx.now = () => clock;
-  });
-  afterEach(async () => {
-    await ctx.hotState.close();
-    await ctx.database.close();
-  });
 
   /** A page of this device (its own token) scored in the browser, its signals replaced by `signals`. */
   async function earlierPage(signals: Signal[]) {
-    const engine = testEngine(ctx);
-    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const engine = testEngine(t.ctx);
+    const { token } = await registerFingerprint(t.ctx, site, { fingerprint: FINGERPRINT });
     const input = makeInput(
-      ctx,
+      t.ctx,
       { token, fingerprint: FINGERPRINT, context: { account_id: 'a1' } },
       { site, surface: 'browser', userAgent: HUMAN_UA },
     );
@@ -84,12 +73,12 @@ describe("a person's own friction on one page does not compound on the next (eng
     await engine.afterRecord?.(input, { ...scored, signals, risk_score: risk });
   }
   async function nextPage() {
-    clock += 60_000;
-    const engine = testEngine(ctx);
-    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    t.clock += 60_000;
+    const engine = testEngine(t.ctx);
+    const { token } = await registerFingerprint(t.ctx, site, { fingerprint: FINGERPRINT });
     return engine.score(
       makeInput(
-        ctx,
+        t.ctx,
         { token, fingerprint: FINGERPRINT, context: { account_id: 'a1' } },
         { site, surface: 'browser', userAgent: HUMAN_UA },
       ),

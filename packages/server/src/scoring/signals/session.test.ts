@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../context.ts';
+import { describe, expect, it } from 'vitest';
 import { registerFingerprint } from '../../fingerprint/register.ts';
-import { createTestContext } from '../../testing/context.ts';
+import { useClockedContext } from '../../testing/clocked-context.ts';
 import { testEngine } from '../../testing/scoring-engine.ts';
 import { baseFeatures, FINGERPRINT, HUMAN_UA, makeInput, rules, testSite } from '../test-fixtures.ts';
 import { carryBrowserSession, carryRecentRisk, session } from './session.ts';
@@ -78,25 +77,15 @@ describe('carried browser session', () => {
 });
 
 describe('session across /collect and /verify (engine)', () => {
-  let ctx: AppContext;
-  let clock: number;
+  const t = useClockedContext();
   const site = testSite('site_session');
-  beforeEach(async () => {
-    ctx = await createTestContext();
-    clock = 1_700_000_000_000;
-    ctx.now = () => clock;
-  });
-  afterEach(async () => {
-    await ctx.hotState.close();
-    await ctx.database.close();
-  });
 
   it("gives the backend's /verify the risk its browser call showed, without counting it twice", async () => {
-    const engine = testEngine(ctx);
-    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const engine = testEngine(t.ctx);
+    const { token } = await registerFingerprint(t.ctx, site, { fingerprint: FINGERPRINT });
     // The page: CDP attached and patched natives, then the backend verifies the login.
     const collect = makeInput(
-      ctx,
+      t.ctx,
       {
         token,
         fingerprint: FINGERPRINT,
@@ -109,8 +98,8 @@ describe('session across /collect and /verify (engine)', () => {
     await engine.afterRecord?.(collect, first);
     // cdp 35 + tampering 30 + behavior_missing 10.
     expect(first.risk_score).toBe(75);
-    clock += 5_000;
-    const verify = makeInput(ctx, { token, context: { event_type: 'login', account_id: 'a1' } }, { site });
+    t.clock += 5_000;
+    const verify = makeInput(t.ctx, { token, context: { event_type: 'login', account_id: 'a1' } }, { site });
     const second = await engine.score(verify);
     expect(rules(second)).toEqual(
       expect.arrayContaining(['carried_automation_cdp', 'carried_native_function_tampering']),
@@ -118,36 +107,36 @@ describe('session across /collect and /verify (engine)', () => {
     expect(second.risk_score).toBe(75);
     await engine.afterRecord?.(verify, second);
     // The same evidence again is not added on top of itself.
-    clock += 5_000;
-    const again = await engine.score({ ...collect, decisionId: 'again', now: clock });
+    t.clock += 5_000;
+    const again = await engine.score({ ...collect, decisionId: 'again', now: t.clock });
     expect(again.risk_score).toBe(75);
   });
 
   it('hard automation found in the browser keeps the backend decision a bot', async () => {
-    const engine = testEngine(ctx);
-    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const engine = testEngine(t.ctx);
+    const { token } = await registerFingerprint(t.ctx, site, { fingerprint: FINGERPRINT });
     const collect = makeInput(
-      ctx,
+      t.ctx,
       { token, fingerprint: FINGERPRINT, environment: { webdriver: true }, context: { account_id: 'a2' } },
       { site, surface: 'browser', userAgent: HUMAN_UA },
     );
     const first = await engine.score(collect);
     await engine.afterRecord?.(collect, first);
     expect(first.classification).toBe('bot');
-    const second = await engine.score(makeInput(ctx, { token, context: { account_id: 'a2' } }, { site }));
+    const second = await engine.score(makeInput(t.ctx, { token, context: { account_id: 'a2' } }, { site }));
     expect(rules(second)).toContain('carried_automation_webdriver');
     expect(second.classification).toBe('bot');
     expect(second.action).toBe('block');
   });
 
   it('flags a captured token replayed for many accounts', async () => {
-    const engine = testEngine(ctx);
-    const { token } = await registerFingerprint(ctx, site, { fingerprint: FINGERPRINT });
+    const engine = testEngine(t.ctx);
+    const { token } = await registerFingerprint(t.ctx, site, { fingerprint: FINGERPRINT });
     const scores: number[] = [];
     for (let i = 0; i < 6; i++) {
-      clock += 20_000;
+      t.clock += 20_000;
       const r = await engine.score(
-        makeInput(ctx, { token, context: { event_type: 'login', account_id: `victim_${i}` } }, { site }),
+        makeInput(t.ctx, { token, context: { event_type: 'login', account_id: `victim_${i}` } }, { site }),
       );
       scores.push(r.risk_score);
     }
