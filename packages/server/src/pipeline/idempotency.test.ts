@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_RETENTION_MS } from '../decisions/key-queries.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import type { TestApp } from '../testing/context.ts';
-import { decisionCount } from '../testing/decision-rows.ts';
 import { browserHeaders, createScoringTestApp, fakeEngine, serverHeaders } from '../testing/scoring-app.ts';
 import { canonicalBodyHash, canonicalJson } from './idempotency.ts';
 
@@ -58,7 +57,14 @@ describe.each([
       headers: browserHeaders(w.site.siteKey),
       payload: payload as object,
     });
-  const decisionsFor = (accountId: string) => decisionCount(t.ctx, accountId);
+  const decisionsFor = async (accountId: string) =>
+    (
+      await t.ctx.database.db
+        .selectFrom('decisions')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute()
+    ).length;
 
   it('replays the recorded decision for the same key and body: 200, same request_id, header', async () => {
     const first = await verify(body('k-replay', 'acct-replay'));

@@ -3,7 +3,6 @@ import { unpackDecision } from '../decisions/packed-row.ts';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { createTestWorkspace, type TestWorkspace } from '../testing/accounts.ts';
 import { type TestApp, testDialects } from '../testing/context.ts';
-import { decisionCount } from '../testing/decision-rows.ts';
 import { createScoringTestApp, fakeEngine, serverHeaders } from '../testing/scoring-app.ts';
 import { configureWebhook } from '../webhooks/test-fixtures.ts';
 
@@ -43,7 +42,14 @@ describe.each(testDialects())('recording and idempotency on %s', (dialect) => {
   const event = (accountId: string, extra: Record<string, unknown> = {}) => ({
     context: { event_type: 'checkout', account_id: accountId, order_amount: 123456.78, ...extra },
   });
-  const count = (accountId: string) => decisionCount(t.ctx, accountId);
+  const count = async (accountId: string) =>
+    (
+      await t.ctx.database.db
+        .selectFrom('decisions')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .execute()
+    ).length;
 
   it('records the decision and its outbox row in one transaction, with exact values', async () => {
     outbox.calls.length = 0;

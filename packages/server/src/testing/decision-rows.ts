@@ -63,13 +63,3 @@ export async function insertDecisions(
   for (const row of written) await insertDecisionRows(ctx.database.db, [row]);
   return written;
 }
-
-/** How many decisions are recorded for `accountId` (on any site). */
-export async function decisionCount(ctx: AppContext, accountId: string): Promise<number> {
-  const rows = await ctx.database.db
-    .selectFrom('decisions')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.length;
-}
