@@ -23,7 +23,7 @@ import { claimDueDeliveries, completeSuccesses } from '../packages/server/src/we
 import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
 import { arg } from './lib/args.ts';
-import { cpuSince, readThreadTicks } from './lib/proc-stat.ts';
+import { cpuSince, readProcessTicks } from './lib/proc-stat.ts';
 
 const ROWS = Number(arg('rows') ?? 60_000);
 const BATCH = Number(arg('batch') ?? 16);
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     const writer = new DecisionWriter(database, new OutboxSignal());
     await writer.ready();
     let inFlight: string[] = [];
-    let before = readThreadTicks(process.pid);
+    let before = readProcessTicks(process.pid);
     let commits = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000 });
     let started = Date.now();
     for (let n = 0; n < ROWS; n += BATCH) {
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
         inFlight = claimed.map((r) => r.id);
       }
       if ((n + BATCH) % BLOCK === 0) {
-        const after = readThreadTicks(process.pid);
+        const after = readProcessTicks(process.pid);
         const cpu = cpuSince(before, after);
         console.log(
           `rows ${String(n + BATCH).padStart(7)}: CPU µs per decision main ${(cpu.main / BLOCK).toFixed(0)}, ` +

@@ -42,7 +42,11 @@ export function readThreadTicks(pid: number): ThreadTicks {
   return out;
 }
 
-function readProcessTicks(pid: number, mainGroup: ThreadGroup): ThreadTicks {
+/**
+ * Ticks of the threads of `pid` alone, its main thread as `mainGroup` (a benchmark reading itself:
+ * run with tsx, it has a child process, esbuild's, that is no worker of its).
+ */
+export function readProcessTicks(pid: number, mainGroup: ThreadGroup = 'main'): ThreadTicks {
   const out: ThreadTicks = new Map();
   let tids: string[];
   try {

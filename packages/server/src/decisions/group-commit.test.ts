@@ -265,6 +265,54 @@ describe('group commit in the writer thread', () => {
     }
   });
 
+  it("reads a site's webhook state on the main connection once, not per batch, and still commits a change of it right", async () => {
+    const database = await openFileTestDatabase();
+    try {
+      const site = await createSite(database, 'pro');
+      await configureWebhook(database, site.siteId, 'https://hooks.example.com/w', false);
+      // Count the reads of the webhook's state on the main connection (the binding's).
+      const sqlite = database.sqlite!;
+      const prepare = sqlite.prepare.bind(sqlite);
+      let reads = 0;
+      vi.spyOn(sqlite, 'prepare').mockImplementation(((source: string) => {
+        const statement = prepare(source);
+        if (!source.includes('"webhooks"')) return statement;
+        const get = statement.get.bind(statement);
+        return Object.assign(statement, {
+          get: (...args: unknown[]) => {
+            reads++;
+            return get(...(args as []));
+          },
+        });
+      }) as never);
+      const writer = new DecisionWriter(database, new OutboxSignal());
+      for (let i = 0; i < 5; i++) expect(await writer.write(decisionRow(site))).toBe(true);
+      expect(reads).toBe(1);
+      // Turned on: remembered off, the commit refuses the batch, bound again with its delivery.
+      await database.db
+        .updateTable('webhooks')
+        .set({ enabled: 1 })
+        .where('site_id', '=', site.siteId)
+        .execute();
+      expect(await writer.write(decisionRow(site))).toBe(true);
+      expect(await writer.write(decisionRow(site))).toBe(true);
+      expect(reads).toBe(2);
+      expect(await database.db.selectFrom('webhook_deliveries').select('id').execute()).toHaveLength(2);
+      // Turned off: remembered on, the delivery bound is not written.
+      await database.db
+        .updateTable('webhooks')
+        .set({ enabled: 0 })
+        .where('site_id', '=', site.siteId)
+        .execute();
+      expect(await writer.write(decisionRow(site))).toBe(true);
+      expect(await database.db.selectFrom('webhook_deliveries').select('id').execute()).toHaveLength(2);
+      expect(await database.db.selectFrom('decisions').select('id').execute()).toHaveLength(8);
+    } finally {
+      vi.restoreAllMocks();
+      await database.close();
+    }
+  });
+
   it('records the delivery of a webhook turned on between binding a batch and committing it', async () => {
     const database = await openFileTestDatabase();
     const other = new SqliteDatabase(database.sqliteFile!);

@@ -22,6 +22,7 @@ import {
 import { decisionInsertTemplate, decisionRowsInsert, decisionSealing } from './decision-insert.ts';
 import { IDEMPOTENCY_RETENTION_MS, keyFreeBefore, takeKeyQuery, takeKeysQuery } from './key-queries.ts';
 import { type DecisionRecord, sealedDecision } from './packed-row.ts';
+import { WebhookStates } from './webhook-states.ts';
 import { type BoundCommitter, type StatementRunner, WriterThread } from './writer-thread.ts';
 
 /*
@@ -106,7 +107,8 @@ function takeKeyTemplate(db: Kysely<DB>) {
 
 /**
  * The commit's statements compiled by Kysely, and the binding of a batch's parameters. The outbox
- * row is built only for sites whose webhook is on when the batch is bound; the commit checks again
+ * row is built only for sites whose webhook is on when the batch is bound (as last read, at most a
+ * second ago: `WebhookStates`); the commit checks again
  * inside its transaction and refuses a batch whose webhook has been turned on since
  * (`WEBHOOK_TURNED_ON`), which is then bound again, with its deliveries.
  */
@@ -126,8 +128,14 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
   };
   const sealing = decisionSealing(decisionInsert);
   const webhookOnNow = database.sqlite!.prepare(sql.webhookActive);
-  /** The writes bound, and per write the outbox row bound with it (null: none). */
-  const bindAll = (writes: DecisionWrite[]) => {
+  const webhooks = new WebhookStates(
+    (siteId) => webhookOnNow.get(webhookActive.bind({ siteId })) !== undefined,
+  );
+  /**
+   * The writes bound, and per write the outbox row bound with it (null: none); `fresh`: the
+   * webhook states read again, not remembered.
+   */
+  const bindAll = (writes: DecisionWrite[], fresh = false) => {
     const now = Date.now();
     const lease = outbox.leaseForNew(now);
     const deliveries: Array<WebhookDeliveriesTable | null> = [];
@@ -137,8 +145,7 @@ function commitStatements(database: Database, outbox: OutboxSignal) {
       const siteId = row.site_id;
       let site = sites.get(siteId);
       if (!site) {
-        const params = webhookActive.bind({ siteId });
-        site = { params, on: webhookOnNow.get(params) !== undefined };
+        site = { params: webhookActive.bind({ siteId }), on: webhooks.on(siteId, fresh) };
         sites.set(siteId, site);
       }
       const delivery = site.on ? deliveryRow(row, now, signals, lease) : null;
@@ -176,8 +183,8 @@ export function sqliteCommitter(
     const commit = onThisThread;
     return database.db.connection().execute(async () => commit(writes));
   };
-  const bindAndCommit = async (commit: BoundCommitter, writes: DecisionWrite[]) => {
-    const { bound, deliveries } = bindAll(writes);
+  const bindAndCommit = async (commit: BoundCommitter, writes: DecisionWrite[], fresh = false) => {
+    const { bound, deliveries } = bindAll(writes, fresh);
     const result = await commit(bound);
     const candidates = deliveries.filter(
       (d, i): d is WebhookDeliveriesTable => d !== null && result.recorded[i]!,
@@ -193,7 +200,7 @@ export function sqliteCommitter(
         return await bindAndCommit(commit, writes);
       } catch (err) {
         if ((err as { code?: unknown }).code !== 'WEBHOOK_TURNED_ON') throw err;
-        return bindAndCommit(commit, writes);
+        return bindAndCommit(commit, writes, true);
       }
     };
   if (!database.sqliteFile) return { commit: rebinding(here) };
