@@ -26,6 +26,11 @@ import { PACKED_FORMAT, type PendingPack, sealDecisionRow } from './packed-seal.
  * - a value of the body that a column holds (account, e-mail, IP, device, payment hash, promo
  *   code, cluster, user agent) is kept by reference (the body's `x` lists which);
  * - a dictionary with the catalogue's signal descriptions (packed-dictionary.ts).
+ * Format 3 (issue 26) keeps less in the `features` column: of an `ip` object only IP_FACETS (the
+ * body keeps the object, the moved keys ELSEWHERE in their place), the `subnet` only with an IPv6
+ * address; and seals with a dictionary of the current engine's bodies (packed-dictionary.ts). Reading
+ * is the same for formats 2 and 3: a facet ELSEWHERE in the body is the column's, an object in both
+ * takes the column's keys.
  * Packing is split in two: `packDecision` (the request thread) builds the body's JSON and leaves it
  * pending in `packed`; the writer seals it (packed-seal.mjs: deflates the body and the evidence and
  * sets the columns above) where the row is committed, for a SQLite file on the writer thread.
