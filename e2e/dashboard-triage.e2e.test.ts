@@ -186,6 +186,12 @@ describe.skipIf(!chromiumAvailable())('dashboard triage in chromium', { timeout:
       falseNegatives: before.falseNegatives + 1,
     });
     await shoot(page, 'triage-02b-cluster-whole');
+    // The decisions list shows the members' decisions with the cluster's label, saying where it comes from.
+    await rig.go(page, `decisions?clusterId=${clusterId}`);
+    const labelCell = page.locator(`tr[data-decision-id="${ring.request_id}"] td[data-col=label]`);
+    await labelCell.locator('.pill-fraud').waitFor({ timeout: 20_000 });
+    expect(await labelCell.textContent()).toContain('via cluster');
+    await shoot(page, 'triage-02c-decisions-entity-label');
     await rig.go(page, 'audit');
     const entry = page.locator('tr[data-audit-action="entity.label"]', { hasText: clusterId }).first();
     await entry.waitFor({ timeout: 20_000 });

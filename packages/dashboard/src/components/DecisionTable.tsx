@@ -3,6 +3,7 @@ import type { DecisionSummary } from '../api/types.ts';
 import { networkOf } from '../lib/entities.ts';
 import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { EffectiveLabel } from './EffectiveLabel.tsx';
 import { EntityLink } from './EntitySummary.tsx';
 import { Link } from './Link.tsx';
 import { Pill } from './Pill.tsx';
@@ -76,7 +77,7 @@ const CELLS: Record<string, Cell> = {
   score: { label: 'Score', numeric: true, render: (d) => formatNumber(d.riskScore) },
   classification: { label: 'Classification', render: (d) => <Pill value={d.classification} /> },
   action: { label: 'Action', render: (d) => <Pill value={d.action} /> },
-  label: { label: 'Label', render: (d) => <Pill value={d.label} /> },
+  label: { label: 'Label', render: (d) => <EffectiveLabel d={d} /> },
 };
 
 const WIDE = [

@@ -16,3 +16,12 @@ const KINDS: Partial<Record<EntityKind, EntityLabelKind>> = {
 export function labelKindOf(kind: EntityKind): EntityLabelKind | null {
   return KINDS[kind] ?? null;
 }
+
+/** How an entity label kind reads in a sentence ("via card"). */
+export const LABEL_KIND_NAMES: Record<EntityLabelKind, string> = {
+  account: 'account',
+  device: 'device',
+  email: 'e-mail',
+  payment: 'card',
+  cluster: 'cluster',
+};

@@ -4,6 +4,7 @@ import type { DecisionDetail } from '../api/types.ts';
 import { useApp } from '../app-state.tsx';
 import { AddToList, listValuesOf } from '../components/AddToList.tsx';
 import { ClusterSummary } from '../components/ClusterSummary.tsx';
+import { EffectiveLabel } from '../components/EffectiveLabel.tsx';
 import { EntityLink } from '../components/EntitySummary.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pill } from '../components/Pill.tsx';
@@ -77,7 +78,7 @@ function LabelButtons({ d, onLabeled }: { d: DecisionDetail; onLabeled: (d: Deci
   return (
     <div className="label-buttons">
       <span>
-        Label: <Pill value={d.label} />
+        Label: <EffectiveLabel d={d} />
         {d.labeledAt ? <span className="muted"> {formatDateTime(d.labeledAt)}</span> : null}
       </span>
       {allowed ? (

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Action, Classification, Decision, EventType, RiskLevel, Signal } from '../scoring.ts';
-import { ACTIONS } from '../vocabulary.ts';
+import { ACTIONS, ENTITY_LABEL_KINDS } from '../vocabulary.ts';
 
 /** Schemas of the decision read API (SPEC §9): queries, the decision views, stats. Management JSON is camelCase. */
 const Time = Type.String({
@@ -153,9 +153,29 @@ export const DecisionSummary = Type.Object({
   signals: Type.Array(Signal),
   decisionMs: Type.Number(),
   rulesetVersion: Type.String(),
+  /** The decision's own label (POST /api/decisions/{id}/label). */
   label: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()]),
   labeledAt: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
+  /**
+   * The newest entity label (POST /api/entity-labels) of the decision's account, device, e-mail,
+   * payment hash or identity cluster (recorded, or one its account is a member of now), whatever
+   * its own label; null when none applies.
+   */
+  entityLabel: Type.Union([
+    Type.Object({
+      kind: Type.Union(ENTITY_LABEL_KINDS.map((k) => Type.Literal(k))),
+      value: Type.String(),
+      label: Type.Union([Type.Literal('fraud'), Type.Literal('legit')]),
+      labeledAt: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+  /**
+   * The label backtests and rule statistics count: the decision's own, else its entity label's;
+   * null when neither.
+   */
+  effectiveLabel: Type.Union([Type.Literal('fraud'), Type.Literal('legit'), Type.Null()]),
 });
 export type DecisionSummary = Static<typeof DecisionSummary>;
 

@@ -193,6 +193,7 @@ abstract class KyselyDecisionLog implements DecisionLog {
         .executeTakeFirst(),
     ]);
     const at = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    const recorded = latest && unpackDecision(latest);
     return {
       total: Number(totals.total),
       first: at(totals.first),
@@ -207,8 +208,9 @@ abstract class KyselyDecisionLog implements DecisionLog {
         n: Number(g.n),
       })),
       clusters: clusters.map((c) => c.cluster_id as string),
-      // The facets SQL reads (`features` as stored: the IP's network) and the user agent as recorded.
-      latest: latest && { features: latest.features, user_agent: unpackDecision(latest).user_agent },
+      // The features (the IP's network: a packed row's facets hold only what SQL reads of it) and
+      // the user agent, as recorded.
+      latest: recorded && { features: recorded.features, user_agent: recorded.user_agent },
     };
   }
 }

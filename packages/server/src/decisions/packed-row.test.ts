@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
+import { PACKED_DICTIONARY, packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
 
 const identity = {
   cluster_id: 'cl_1',
@@ -85,6 +85,37 @@ function roundTrip(parts: Parameters<typeof packDecision>[1]) {
   return { stored: row, read: unpackDecision(row) };
 }
 
+/** A context-only decision as format 2 stored it (recorded by the server before format 3). */
+const FORMAT_2_ROW = {
+  id: '01a227eb-eb3d-7c60-9aed-ed7d9421c179',
+  classification: 'suspicious',
+  risk_score: 45,
+  risk_level: 'medium',
+  action: 'review',
+  device_id: 'dev_48a5506ed1aa9ab15e455426',
+  signals: '[{"rule":"webdriver_absent","score":30},{"rule":"timezone_country_mismatch","score":15}]',
+  decision_ms: 5477.893,
+  created_at: 1795966102333,
+  ruleset_version: 'rs_a4ce1e353189',
+  account_id: 'soak_acct_3',
+  email: 'soak.user.3@example.com',
+  ip_address: '11.0.0.3',
+  user_agent: '',
+  payment_hash: null,
+  promo_code: null,
+  cluster_id: 'cl_b7537642d57e79d9e094',
+  features:
+    '{"ip":{"asn":749,"org":"United States Department of Defense (DoD)","country":"US","hosting":false},"subnet":"11.0.0.0/24"}',
+  evidence: '',
+  response: '',
+  rule_input: null,
+  packed: Buffer.from(
+    '02A3F528C1105D92313A4A30BA2483AE8303A34B324697648C2EC9A0C2928C24D0367C080BB4E738251EB453BA98CEAB35CC8D2D885AB0613CDA4B1EE6BD648C8047599E80BF976C38F27AC9C634EE25572B25E794827625C3DA9C90DD2DF0F087F804BCA907EA7B14A1CC02142E2C2820BD7BD297810CC38E362D0398B2EEBB11C89D903C0CEA31D1E91C34251D2A2F78484B46E9DF152513D1C90300',
+    'hex',
+  ),
+  packed_evidence: Buffer.from('021B344B78C81B13C3B984C73439396574090F31234BE6C616A48D2C0100', 'hex'),
+};
+
 describe('packed decision rows', () => {
   it('reads back the very JSON texts the decision was recorded with', () => {
     const before = json(recorded);
@@ -99,12 +130,11 @@ describe('packed decision rows', () => {
     });
     // The engine's objects (shared by the features, the answer and the evidence) are left as they were.
     expect(json(recorded)).toBe(before);
-    // What SQL reads stays in the features column; the rest is packed.
-    expect(JSON.parse(stored.features)).toEqual({
-      ip: features.ip,
-      subnet: features.subnet,
-      custom_rules: features.custom_rules,
-    });
+    // What SQL reads stays in the features column (of the IP's network its ASN, name and country;
+    // an IPv4 address's /24 is matched on the address); the rest is packed.
+    expect(stored.features).toBe(
+      json({ ip: { asn: 45899, org: 'VNPT Corp', country: 'VN' }, custom_rules: features.custom_rules }),
+    );
     expect(stored.evidence).toBe('');
     expect(stored.response).toBe('');
     expect(stored.rule_input).toBeNull();
@@ -139,7 +169,7 @@ describe('packed decision rows', () => {
 
   it('stores no column twice: signals without descriptions, user agent and workspace once', () => {
     const { stored } = roundTrip(recorded);
-    expect(stored.packed?.[0]).toBe(2);
+    expect(stored.packed?.[0]).toBe(3);
     expect(JSON.parse(stored.signals)).toEqual([{ rule: 'datacenter_ip', score: 20 }]);
     expect(stored.user_agent).toBe('');
     expect(stored.workspace_id).toBe('');
@@ -158,6 +188,51 @@ describe('packed decision rows', () => {
     expect(sealed.user_agent).toBe('another agent');
     expect(unpackDecision(sealed)).toMatchObject({ signals: json(own), user_agent: 'another agent' });
     expect(JSON.parse(unpackDecision(sealed).response).signals).toEqual(own);
+  });
+
+  it('keeps the /64 of an IPv6 address in the features column (SQL matches a network on it)', () => {
+    const v6 = { ...features, ip: { hosting: true, asn: 64500, country: null }, subnet: '2001:db8:1:2::/64' };
+    const row = { ...columns, ip_address: '2001:db8:1:2::7' };
+    const sealed = stored({ ...recorded, features: v6 }, row);
+    expect(JSON.parse(sealed.features)).toEqual({
+      ip: { asn: 64500, country: null },
+      subnet: '2001:db8:1:2::/64',
+      custom_rules: features.custom_rules,
+    });
+    expect(unpackDecision(sealed).features).toBe(json(v6));
+    const noIntel = stored({ ...recorded, features: { ...v6, ip: null } }, row);
+    expect(JSON.parse(noIntel.features).ip).toBeNull();
+    expect(unpackDecision(noIntel).features).toBe(json({ ...v6, ip: null }));
+  });
+
+  it('reads a row of format 2 (facets whole in the features column, its own dictionary)', () => {
+    const read = unpackDecision(FORMAT_2_ROW);
+    const readFeatures = JSON.parse(read.features);
+    expect(readFeatures.ip).toEqual({
+      asn: 749,
+      org: 'United States Department of Defense (DoD)',
+      country: 'US',
+      hosting: false,
+    });
+    expect(readFeatures.subnet).toBe('11.0.0.0/24');
+    expect(readFeatures.device_id).toBe(FORMAT_2_ROW.device_id);
+    expect(JSON.parse(read.rule_input ?? 'null').event.account_id).toBe('soak_acct_3');
+    expect(JSON.parse(read.evidence).device.id).toBe(FORMAT_2_ROW.device_id);
+    expect(JSON.parse(read.response)).toMatchObject({
+      request_id: FORMAT_2_ROW.id,
+      risk_score: 45,
+      signals: [
+        { rule: 'webdriver_absent', score: 30 },
+        { rule: 'timezone_country_mismatch', score: 15 },
+      ],
+    });
+    expect(JSON.parse(read.signals)[1].description).toBe(
+      'Time zone Europe/Berlin does not fit an address in US.',
+    );
+  });
+
+  it('seals with a dictionary deflate uses whole (at most its 32 KiB window)', () => {
+    expect(Buffer.byteLength(PACKED_DICTIONARY)).toBeLessThanOrEqual(32 * 1024);
   });
 
   it('reads a row recorded before packing as it is', () => {

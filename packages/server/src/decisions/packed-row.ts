@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
-import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2 } from './packed-dictionary.ts';
-import { FORMAT_2, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
+import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2, PACKED_DICTIONARY_V3 } from './packed-dictionary.ts';
+import { PACKED_FORMAT, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
 
 /**
  * The stored form of a decision's JSON parts (migration 022). A decision used to keep its features,
@@ -26,22 +26,72 @@ import { FORMAT_2, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
  * - a value of the body that a column holds (account, e-mail, IP, device, payment hash, promo
  *   code, cluster, user agent) is kept by reference (the body's `x` lists which);
  * - a dictionary with the catalogue's signal descriptions (packed-dictionary.ts).
+ * Format 3 (issue 26) keeps less in the `features` column: of an `ip` object only IP_FACETS (the
+ * body keeps the object, the moved keys ELSEWHERE in their place), the `subnet` only with an IPv6
+ * address; and seals with a dictionary of the current engine's bodies (packed-dictionary.ts). Reading
+ * is the same for formats 2 and 3: a facet ELSEWHERE in the body is the column's, an object in both
+ * takes the column's keys.
  * Packing is split in two: `packDecision` (the request thread) builds the body's JSON and leaves it
  * pending in `packed`; the writer seals it (packed-seal.mjs: deflates the body and the evidence and
  * sets the columns above) where the row is committed, for a SQLite file on the writer thread.
  */
 
-const FORMAT_1 = 1;
-const DICTIONARY_1 = Buffer.from(PACKED_DICTIONARY_V1);
-/** Format 2's dictionary, as the writer thread receives it (workerData) and seals with. */
-export const PACKED_DICTIONARY = PACKED_DICTIONARY_V2;
-const DICTIONARY_2 = Buffer.from(PACKED_DICTIONARY_V2);
+/** Each format's dictionary, by the format byte. */
+const DICTIONARIES: ReadonlyMap<number, Buffer> = new Map([
+  [1, Buffer.from(PACKED_DICTIONARY_V1)],
+  [2, Buffer.from(PACKED_DICTIONARY_V2)],
+  [3, Buffer.from(PACKED_DICTIONARY_V3)],
+]);
+/** The dictionary of the format rows are sealed in (PACKED_FORMAT), as the writer thread receives it (workerData). */
+export const PACKED_DICTIONARY = PACKED_DICTIONARY_V3;
+const SEALING_DICTIONARY = DICTIONARIES.get(PACKED_FORMAT) as Buffer;
 const s = JSON.stringify;
 /** A key whose value is kept elsewhere (a facet column, the features' own behaviour summary). */
 const ELSEWHERE = 0;
 
 /** Features keys kept in the `features` column for SQL (search.ts, top-values.ts, rule-queries.ts). */
 export const FEATURE_FACETS = ['ip', 'subnet', 'custom_rules'] as const;
+
+/**
+ * Format 3: the keys of `features.ip` SQL reads (search.ts: country and ASN; top-values.ts: the
+ * network's name); its other keys (`hosting`) stay in the body.
+ */
+const IP_FACETS = ['asn', 'org', 'country'] as const;
+
+/**
+ * The facets of `features` (the `features` column) and the features without them (the body's `f`),
+ * format 3: a facet held by the column is ELSEWHERE in the body; of an `ip` object, only IP_FACETS
+ * move (the body keeps the object, each moved key ELSEWHERE in its place, so the order stays); the
+ * `subnet` moves only with an IPv6 address (the only one SQL reads it for: search.ts, cluster-queries.ts;
+ * an IPv4 /24 is matched on `ip_address`).
+ */
+function facetsOf(
+  features: Record<string, unknown>,
+  ipAddress: string,
+): { facets: Record<string, unknown>; rest: Record<string, unknown> } {
+  const facets: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = { ...features };
+  for (const key of FEATURE_FACETS) {
+    if (!(key in rest)) continue;
+    const value = rest[key];
+    if (key === 'subnet' && !ipAddress.includes(':')) continue;
+    if (key === 'ip' && isRecord(value)) {
+      const held: Record<string, unknown> = {};
+      const left: Record<string, unknown> = { ...value };
+      for (const k of IP_FACETS) {
+        if (!(k in value)) continue;
+        held[k] = value[k];
+        left[k] = ELSEWHERE;
+      }
+      facets.ip = held;
+      rest.ip = left;
+      continue;
+    }
+    facets[key] = value;
+    rest[key] = ELSEWHERE;
+  }
+  return { facets, rest };
+}
 
 /** The columns a stored answer is rebuilt from. */
 export const ANSWER_COLUMNS = [
@@ -175,7 +225,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 function inflate(packed: Uint8Array): string {
-  const dictionary = packed[0] === FORMAT_2 ? DICTIONARY_2 : packed[0] === FORMAT_1 ? DICTIONARY_1 : null;
+  const dictionary = DICTIONARIES.get(packed[0] as number);
   if (!dictionary) throw new Error(`packed decision of unknown format ${packed[0]}`);
   return zlib.inflateRawSync(packed.subarray(1), { dictionary }).toString('utf8');
 }
@@ -255,14 +305,7 @@ export function packDecision(
     answer: Record<string, unknown>;
   },
 ): Pick<DecisionRecord, 'features' | 'evidence' | 'response' | 'rule_input' | 'packed' | 'packed_evidence'> {
-  const facets: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = { ...parts.features };
-  for (const key of FEATURE_FACETS) {
-    if (key in rest) {
-      facets[key] = rest[key];
-      rest[key] = ELSEWHERE;
-    }
-  }
+  const { facets, rest } = facetsOf(parts.features, columns.ip_address);
   const ruleInput = parts.ruleInput ?? null;
   const body: PackedBody = { f: rest, r: isRecord(ruleInput) ? { ...ruleInput } : ruleInput };
   const { identity, challenge } = parts.answer;
@@ -297,7 +340,7 @@ export function packDecision(
 export function sealedDecision<R extends Pick<DecisionRecord, 'packed' | 'packed_evidence'>>(
   row: R,
 ): Omit<R, 'packed' | 'packed_evidence'> & Pick<DecisionsTable, 'packed' | 'packed_evidence'> {
-  return sealDecisionRow(row, DICTIONARY_2) as never;
+  return sealDecisionRow(row, SEALING_DICTIONARY) as never;
 }
 
 /** A stored decision's columns and JSON parts as recorded. */
@@ -324,7 +367,11 @@ export function unpackDecision(row: PackedColumns): UnpackedDecision {
   const body = JSON.parse(inflate(row.packed)) as PackedBody;
   const facets = JSON.parse(row.features) as Record<string, unknown>;
   const features = body.f;
-  for (const key of FEATURE_FACETS) if (features[key] === ELSEWHERE) features[key] = facets[key];
+  for (const key of FEATURE_FACETS) {
+    const held = facets[key];
+    if (features[key] === ELSEWHERE) features[key] = held;
+    else if (isRecord(held) && isRecord(features[key])) Object.assign(features[key], held); // format 3's `ip`
+  }
   const userAgent = body.u ? (features.user_agent as string) : row.user_agent;
   const columns = { ...row, user_agent: userAgent };
   for (const code of body.x ?? []) {

@@ -1,5 +1,5 @@
-/** The format of rows packed with format 2's dictionary (packed-row.ts reads formats 1 and 2). */
-export declare const FORMAT_2: number;
+/** The format rows are sealed in (3), with format 3's dictionary; packed-row.ts reads formats 1 to 3. */
+export declare const PACKED_FORMAT: number;
 
 /**
  * What packDecision leaves in `packed` for the writer to seal: the body's JSON, whether the body

@@ -4,8 +4,12 @@
 // run it without a TypeScript loader; packed-row.ts runs the very same functions elsewhere.
 import zlib from 'node:zlib';
 
-/** The format of rows packed with format 2's dictionary (packed-row.ts reads formats 1 and 2). */
-export const FORMAT_2 = 2;
+/**
+ * The format rows are sealed in, the first byte of `packed` and `packed_evidence`: 3, with format 3's
+ * dictionary (the one the writer is handed: packed-row.ts's PACKED_DICTIONARY). packed-row.ts reads
+ * formats 1 to 3.
+ */
+export const PACKED_FORMAT = 3;
 
 /** `json` deflated with `dictionary`, the format byte first. */
 export function sealJson(json, format, dictionary) {
@@ -43,8 +47,8 @@ function sealedValues(get, dictionary) {
   if (!isPending(pending)) return {};
   const evidence = get('packed_evidence');
   const out = {
-    packed: sealJson(pending.body, FORMAT_2, dictionary),
-    packed_evidence: typeof evidence === 'string' ? sealJson(evidence, FORMAT_2, dictionary) : evidence,
+    packed: sealJson(pending.body, PACKED_FORMAT, dictionary),
+    packed_evidence: typeof evidence === 'string' ? sealJson(evidence, PACKED_FORMAT, dictionary) : evidence,
     workspace_id: '',
   };
   if (pending.strip) out.signals = withoutDescriptions(get('signals'));

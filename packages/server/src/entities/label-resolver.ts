@@ -30,13 +30,28 @@ export interface EntityCover {
  */
 export interface LabelResolver {
   labelOf(decision: LabelledDecision): Label | null;
+  /**
+   * The newest label of an entity the decision belongs to, whatever its own label (the decisions
+   * list and export show it: `entityLabel`); null when none applies.
+   */
+  entityLabelOf(decision: LabelledDecision): AppliedEntityLabel | null;
   /** Empty lists when the site has no entity labels (then only decisions' own labels count). */
   cover: EntityCover;
+}
+
+/** An entity label as it applies to a decision: which entity (a cluster for its members) and the label. */
+export interface AppliedEntityLabel {
+  kind: EntityLabelKind;
+  value: string;
+  label: Label;
+  labeledAt: number;
 }
 
 interface Entry {
   label: Label;
   at: number;
+  kind: EntityLabelKind;
+  value: string;
 }
 
 /** What resolving labels reads, in the shape of the process's context (passed as it is). */
@@ -59,7 +74,7 @@ export async function labelResolver(ctx: LabelDeps, siteId: string): Promise<Lab
   };
   const members = new Set<string>();
   for (const l of labels) {
-    const entry = { label: l.label, at: l.labeledAt };
+    const entry: Entry = { label: l.label, at: l.labeledAt, kind: l.kind, value: l.value };
     put(l.kind, l.value, entry);
     if (l.kind !== 'cluster') continue;
     const accounts = await currentClusterAccounts(
@@ -81,9 +96,8 @@ export async function labelResolver(ctx: LabelDeps, siteId: string): Promise<Lab
     payments: valuesOf('payment'),
     clusters: valuesOf('cluster'),
   };
-  const labelOf = (d: LabelledDecision): Label | null => {
-    if (d.label === 'fraud' || d.label === 'legit') return d.label;
-    if (byKey.size === 0) return null;
+  const entryOf = (d: LabelledDecision): Entry | undefined => {
+    if (byKey.size === 0) return undefined;
     const candidates = [
       byKey.get(`account:${d.account_id}`),
       byKey.get(`member:${d.account_id}`),
@@ -94,7 +108,13 @@ export async function labelResolver(ctx: LabelDeps, siteId: string): Promise<Lab
     ];
     let best: Entry | undefined;
     for (const c of candidates) if (c && (!best || c.at > best.at)) best = c;
-    return best?.label ?? null;
+    return best;
   };
-  return { labelOf, cover };
+  const labelOf = (d: LabelledDecision): Label | null =>
+    d.label === 'fraud' || d.label === 'legit' ? d.label : (entryOf(d)?.label ?? null);
+  const entityLabelOf = (d: LabelledDecision): AppliedEntityLabel | null => {
+    const entry = entryOf(d);
+    return entry ? { kind: entry.kind, value: entry.value, label: entry.label, labeledAt: entry.at } : null;
+  };
+  return { labelOf, entityLabelOf, cover };
 }

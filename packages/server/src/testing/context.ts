@@ -52,8 +52,8 @@ export function testHotStates(): HotStateKind[] {
  * A migrated SQLite database file in a temporary directory (removed by close()): the decision
  * writer runs in its thread there, as in production.
  */
-export async function openFileTestDatabase(): Promise<Database> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-test-db-'));
+export async function openFileTestDatabase(parent: string = os.tmpdir()): Promise<Database> {
+  const dir = fs.mkdtempSync(path.join(parent, 'warden-test-db-'));
   const database = openDatabase({ sqlitePath: path.join(dir, 'warden.db') });
   await migrate(database);
   database.onClose(async () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -98,6 +98,8 @@ export interface TestContextOptions {
   dialect?: DialectName;
   /** SQLite in a file instead of in memory (the writer thread runs). */
   sqliteFile?: boolean;
+  /** With `sqliteFile`: the folder the database's temporary folder is made in (default: the OS's). */
+  sqliteParent?: string;
   hotState?: HotStateKind;
   env?: Record<string, string>;
   /** The clock of the context and of its hot state (default: the wall clock). */
@@ -116,7 +118,7 @@ function openSameDatabase(database: Database): Database {
 
 function openContextDatabase(options: TestContextOptions): Promise<Database> {
   if (options.sameDatabaseAs) return Promise.resolve(openSameDatabase(options.sameDatabaseAs));
-  return options.sqliteFile ? openFileTestDatabase() : openTestDatabase(options.dialect);
+  return options.sqliteFile ? openFileTestDatabase(options.sqliteParent) : openTestDatabase(options.dialect);
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<AppContext> {

@@ -1,6 +1,6 @@
 import type { DecisionSummary } from '@warden/protocol/management';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
-import { decisionSummary, type SUMMARY_COLUMNS } from './decisions-schemas.ts';
+import { decisionSummary, type EntityLabels, type SUMMARY_COLUMNS } from './decisions-schemas.ts';
 
 /**
  * Rows of a decision export (GET /api/decisions/export): CSV with a header line, or JSON lines
@@ -28,6 +28,8 @@ export const CSV_COLUMNS = [
   'labeledAt',
   'userAgent',
   'rulesetVersion',
+  'effectiveLabel',
+  'labelSource',
 ] as const;
 
 /**
@@ -45,9 +47,19 @@ export function csvHeader(): string {
   return `${CSV_COLUMNS.join(',')}\r\n`;
 }
 
+/**
+ * Where the effective label comes from: `decision` (its own label), `<kind>:<value>` of the entity
+ * label (`account:acct_7`, `cluster:cl_…`), empty without one.
+ */
+function labelSource(d: DecisionSummary): string | null {
+  if (d.label !== null) return 'decision';
+  return d.entityLabel ? `${d.entityLabel.kind}:${d.entityLabel.value}` : null;
+}
+
 export function csvLine(d: DecisionSummary): string {
   const values: Record<(typeof CSV_COLUMNS)[number], string | number | null> = {
     ...d,
+    labelSource: labelSource(d),
     signals: d.signals
       .filter((s) => s.score !== 0)
       .map((s) => s.rule)
@@ -69,13 +81,14 @@ type Row = Pick<DecisionsTable, (typeof SUMMARY_COLUMNS)[number]>;
 export async function* exportChunks(
   format: 'csv' | 'json',
   nextPage: (cursor: string | undefined) => Promise<{ rows: Row[]; nextCursor: string | null }>,
+  labels: EntityLabels,
 ): AsyncGenerator<string> {
   if (format === 'csv') yield csvHeader();
   const line = format === 'csv' ? csvLine : jsonLine;
   let cursor: string | undefined;
   do {
     const page = await nextPage(cursor);
-    if (page.rows.length > 0) yield page.rows.map((r) => line(decisionSummary(r))).join('');
+    if (page.rows.length > 0) yield page.rows.map((r) => line(decisionSummary(r, labels))).join('');
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
 }

@@ -1,5 +1,6 @@
 import type { DecisionDetail, DecisionSummary } from '@warden/protocol/management';
 import type { RetentionSettings } from '../../decisions/retention.ts';
+import type { LabelResolver } from '../../entities/label-resolver.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 
 /** The decision views of the read API (schemas: `@warden/protocol/management`), built from stored rows. */
@@ -34,7 +35,12 @@ export const SUMMARY_COLUMNS = [
 
 export type SummaryRow = Pick<DecisionsTable, (typeof SUMMARY_COLUMNS)[number]>;
 
-export function decisionSummary(row: SummaryRow): DecisionSummary {
+/** What a view needs of the site's entity labels (entities/label-resolver.ts). */
+export type EntityLabels = Pick<LabelResolver, 'entityLabelOf'>;
+
+export function decisionSummary(row: SummaryRow, labels: EntityLabels): DecisionSummary {
+  const own = row.label as DecisionSummary['label'];
+  const entity = labels.entityLabelOf(row);
   return {
     id: row.id,
     siteId: row.site_id,
@@ -54,18 +60,24 @@ export function decisionSummary(row: SummaryRow): DecisionSummary {
     signals: JSON.parse(row.signals) as DecisionSummary['signals'],
     decisionMs: Number(row.decision_ms),
     rulesetVersion: row.ruleset_version,
-    label: row.label as DecisionSummary['label'],
+    label: own,
     labeledAt: iso(row.labeled_at),
     createdAt: iso(row.created_at) as string,
+    entityLabel: entity && { ...entity, labeledAt: iso(entity.labeledAt) as string },
+    effectiveLabel: own ?? entity?.label ?? null,
   };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function decisionDetail(row: DecisionsTable, retention: RetentionSettings): DecisionDetail {
+export function decisionDetail(
+  row: DecisionsTable,
+  retention: RetentionSettings,
+  labels: EntityLabels,
+): DecisionDetail {
   const after = (days: number | null) => (days === null ? null : iso(Number(row.created_at) + days * DAY_MS));
   return {
-    ...decisionSummary(row),
+    ...decisionSummary(row, labels),
     orderAmount: row.order_amount === null ? null : Number(row.order_amount),
     browserDecisionId: row.browser_decision_id ?? null,
     evidence: JSON.parse(row.evidence) as Record<string, unknown>,

@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { DecisionFilters } from '../../decisions/search.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
+import { labelResolver } from '../../entities/label-resolver.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
@@ -104,7 +105,8 @@ async function listDecisions(
   const { limit: _l, cursor, ...given } = query;
   const filters = await withClusterMembers(ctx, identity, given);
   const { rows, nextCursor } = await decisionPage(ctx, filters, SUMMARY_COLUMNS, limit, cursor);
-  return { items: rows.map(decisionSummary), nextCursor };
+  const labels = await labelResolver(ctx, filters.siteId);
+  return { items: rows.map((row) => decisionSummary(row, labels)), nextCursor };
 }
 
 export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -163,8 +165,10 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       const { format, ...given } = request.query;
       ctx.services.decisions.checkFilters(given); // 400 before the stream starts
       const filters = await withClusterMembers(ctx, identity, given);
-      const chunks = exportChunks(format, (cursor) =>
-        decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
+      const chunks = exportChunks(
+        format,
+        (cursor) => decisionPage(ctx, filters, SUMMARY_COLUMNS, EXPORT_PAGE_SIZE, cursor),
+        await labelResolver(ctx, filters.siteId),
       );
       const stamp = new Date(ctx.now()).toISOString().slice(0, 10);
       return reply
@@ -193,7 +197,7 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const row = readDecision.of(request);
-      return ok(decisionDetail(row, ctx.config.retention));
+      return ok(decisionDetail(row, ctx.config.retention, await labelResolver(ctx, row.site_id)));
     },
   );
 
@@ -216,7 +220,11 @@ export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
       const labeledAt = ctx.now();
       await ctx.services.decisions.label(row.id, request.body.label, labeledAt);
       return ok(
-        decisionDetail({ ...row, label: request.body.label, labeled_at: labeledAt }, ctx.config.retention),
+        decisionDetail(
+          { ...row, label: request.body.label, labeled_at: labeledAt },
+          ctx.config.retention,
+          await labelResolver(ctx, row.site_id),
+        ),
       );
     },
   );

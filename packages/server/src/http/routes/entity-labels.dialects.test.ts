@@ -174,6 +174,57 @@ describe.each(testDialects())('entity labels on %s', (dialect) => {
     ]);
   });
 
+  it('shows the effective label in the decisions list and the CSV export, saying where it comes from', async () => {
+    // Now: dave's account legit, the ring's card legit, bob's sign-in labelled legit itself; the
+    // ring's cluster labelled fraud last (the newest entity label wins).
+    expect((await put({ kind: 'cluster', value: clusterId, label: 'fraud' })).statusCode).toBe(200);
+    const list = await t.app.inject({ url: `/api/decisions?siteId=${siteId()}`, headers: f.viewer.headers });
+    expect(list.statusCode).toBe(200);
+    const byId = new Map(list.json().data.items.map((d: { id: string }) => [d.id, d]));
+    expect(byId.get(decisionIds['alice-checkout']!)).toMatchObject({
+      label: null,
+      entityLabel: { kind: 'cluster', value: clusterId, label: 'fraud', labeledAt: expect.any(String) },
+      effectiveLabel: 'fraud',
+    });
+    expect(byId.get(decisionIds['bob-login']!)).toMatchObject({
+      label: 'legit',
+      entityLabel: { kind: 'cluster', value: clusterId, label: 'fraud' },
+      effectiveLabel: 'legit',
+    });
+    expect(byId.get(decisionIds['dave-login']!)).toMatchObject({
+      label: null,
+      entityLabel: { kind: 'account', value: 'dave', label: 'legit' },
+      effectiveLabel: 'legit',
+    });
+    const detail = await t.app.inject({
+      url: `/api/decisions/${decisionIds['alice-login']}`,
+      headers: f.viewer.headers,
+    });
+    expect(detail.json().data).toMatchObject({ label: null, effectiveLabel: 'fraud' });
+
+    const csv = await t.app.inject({
+      url: `/api/decisions/export?siteId=${siteId()}&format=csv`,
+      headers: f.viewer.headers,
+    });
+    expect(csv.statusCode).toBe(200);
+    const [header, ...lines] = csv.body.trim().split('\r\n');
+    const columns = header!.split(',');
+    const rows = new Map(
+      lines.map((line) => {
+        const fields = line.split(',');
+        return [fields[columns.indexOf('id')], fields] as const;
+      }),
+    );
+    const field = (name: string, column: string) => rows.get(decisionIds[name]!)![columns.indexOf(column)];
+    expect(field('alice-checkout', 'label')).toBe('');
+    expect(field('alice-checkout', 'effectiveLabel')).toBe('fraud');
+    expect(field('alice-checkout', 'labelSource')).toBe(`cluster:${clusterId}`);
+    expect(field('bob-login', 'effectiveLabel')).toBe('legit');
+    expect(field('bob-login', 'labelSource')).toBe('decision');
+    expect(field('dave-login', 'labelSource')).toBe('account:dave');
+    expect((await remove(`kind=cluster&value=${clusterId}`)).statusCode).toBe(200);
+  });
+
   it('answers 401, 404, 403, 402 and 400 in that order, changing nothing', async () => {
     const count = async () =>
       (
