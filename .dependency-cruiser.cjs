@@ -104,6 +104,17 @@ module.exports = {
       to: { path: `${SERVER}http/` },
     },
     {
+      name: 'routes-without-sql',
+      severity: 'error',
+      comment:
+        'http/ defines routes and hooks; queries live with the module that owns their table (workspace/, rules/, decisions/, …). No value import of kysely or of the query helpers of storage/ (types of rows are fine).',
+      from: { path: `${SERVER}http/`, pathNot: TESTS },
+      to: {
+        path: ['(^|/)node_modules/kysely/', `${SERVER}storage/(precompiled|migrations/)`],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'production-not-to-tests',
       severity: 'error',
       comment: 'Shipped code never imports a test or a test helper.',
@@ -113,7 +124,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // Built output is not source; npm modules stay in the graph (not followed) so rules can name them.
+    exclude: { path: '(^|/)packages/[^/]+/dist/' },
     // Type-only imports count: they are the ones that tie context.ts and services.ts into a cycle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

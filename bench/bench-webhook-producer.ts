@@ -1,4 +1,4 @@
-import { openDecisionLog } from '../packages/server/src/decisions/decision-log.ts';
+import { openDecisionLog } from '../packages/server/src/decisions/open-decision-log.ts';
 import type { Database } from '../packages/server/src/storage/db.ts';
 import { openDatabase } from '../packages/server/src/storage/db.ts';
 import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { buildApp } from '../packages/server/src/http/app.ts';
 import { closeContext, createContext } from '../packages/server/src/main.ts';
+import { dispatcherDeps } from '../packages/server/src/services.ts';
 import { WebhookDispatcher } from '../packages/server/src/webhooks/dispatcher.ts';
 import { newWebhookSecret } from '../packages/server/src/webhooks/signer.ts';
 import { createSite } from '../packages/server/src/workspace/sites.ts';
@@ -65,7 +66,7 @@ if (webhookUrl) {
       updated_at: now,
     })
     .execute();
-  dispatcher = new WebhookDispatcher(ctx);
+  dispatcher = new WebhookDispatcher(dispatcherDeps(ctx));
   dispatcher.start();
 }
 const app = await buildApp(ctx);

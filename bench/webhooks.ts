@@ -21,7 +21,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../packages/server/src/config.ts';
 import type { AppContext } from '../packages/server/src/context.ts';
-import { withServices } from '../packages/server/src/services.ts';
+import { dispatcherDeps, withServices } from '../packages/server/src/services.ts';
 import { MemoryHotState } from '../packages/server/src/state/memory.ts';
 import { migrate, openDatabase } from '../packages/server/src/storage/db.ts';
 import { WebhookDispatcher } from '../packages/server/src/webhooks/dispatcher.ts';
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   });
   const site = await createSite(database, 'pro');
   await configureWebhook(database, site.siteId, url);
-  const dispatcher = new WebhookDispatcher(ctx);
+  const dispatcher = new WebhookDispatcher(dispatcherDeps(ctx));
   const total = rate * seconds;
   if (drainOnly) {
     // Queue everything first (500 at once: the group commit makes that one transaction), then time

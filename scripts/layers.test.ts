@@ -35,6 +35,9 @@ const FILES: Record<string, string> = {
   'packages/server/src/http/routes/clusters.ts':
     "import type { Db } from '../../storage/db.ts';\nexport type Cluster = Db;\n",
   'packages/server/src/rules/wrong.ts': "import '../http/routes/clusters.ts';\n",
+  'packages/server/src/storage/precompiled.ts': 'export const precompiled = 1;\n',
+  'packages/server/src/http/routes/wrong-sql.ts':
+    "import { precompiled } from '../../storage/precompiled.ts';\nexport const q = precompiled;\n",
   'packages/server/src/scoring/signals/wrong.ts':
     "import type { Db } from '../../storage/db.ts';\nexport type S = Db;\n",
   'packages/server/src/scoring/only-types-a.ts':
@@ -119,6 +122,12 @@ describe('layer rules (.dependency-cruiser.cjs)', () => {
   it('storage/ imports no upper layer', () => {
     expect(violations('storage-not-to-upper-layers')).toEqual([
       'packages/server/src/storage/wrong.ts -> packages/server/src/http/app.ts',
+    ]);
+  });
+
+  it('routes run no queries: no value import of the query helpers (row types are fine)', () => {
+    expect(violations('routes-without-sql')).toEqual([
+      'packages/server/src/http/routes/wrong-sql.ts -> packages/server/src/storage/precompiled.ts',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WardenBatchError, WardenError } from './errors.ts';
-import { assertWardenOptions } from './options.ts';
+import { assertWardenOptions, type WardenOptions } from './options.ts';
 import type {
   BatchItemResult,
   BatchResult,
@@ -11,24 +11,7 @@ import type {
   VerificationRequest,
 } from './types.ts';
 
-export interface WardenOptions {
-  /** e.g. https://warden.example.com (no trailing /api). */
-  baseUrl: string;
-  siteKey: string;
-  secretKey: string;
-  /** Per request attempt. Default 10 s. */
-  timeoutMs?: number;
-  /**
-   * Retries after the first attempt on network errors, timeouts, 5xx, 429 and 409 in-progress
-   * (verifyChallenge: only 429 and refused connections). Default 3.
-   */
-  maxRetries?: number;
-  /** First retry delay; doubles each time (full jitter). Default 250 ms. */
-  retryBaseMs?: number;
-  /** Longest wait honoured from Retry-After. Default 30 s. */
-  maxRetryAfterMs?: number;
-  fetch?: typeof fetch;
-}
+export type { WardenOptions };
 
 /** Sent in the User-Agent of every call. */
 export const SDK_VERSION = '0.1.0';

@@ -1,4 +1,21 @@
-import type { WardenOptions } from './client.ts';
+export interface WardenOptions {
+  /** e.g. https://warden.example.com (no trailing /api). */
+  baseUrl: string;
+  siteKey: string;
+  secretKey: string;
+  /** Per request attempt. Default 10 s. */
+  timeoutMs?: number;
+  /**
+   * Retries after the first attempt on network errors, timeouts, 5xx, 429 and 409 in-progress
+   * (verifyChallenge: only 429 and refused connections). Default 3.
+   */
+  maxRetries?: number;
+  /** First retry delay; doubles each time (full jitter). Default 250 ms. */
+  retryBaseMs?: number;
+  /** Longest wait honoured from Retry-After. Default 30 s. */
+  maxRetryAfterMs?: number;
+  fetch?: typeof fetch;
+}
 
 /**
  * Checks `new Warden(options)` up front, so a missing or mistyped option fails at construction

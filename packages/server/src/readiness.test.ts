@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from './http/app.ts';
 import { Readiness } from './readiness.ts';
+import { dispatcherDeps } from './services.ts';
 import { createTestContext, testAppOf } from './testing/context.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -47,7 +48,7 @@ describe('/readyz waits for the start-up steps', () => {
     const ctx = await createTestContext({ sqliteFile: true });
     try {
       await ctx.services.decisions.writer.ready();
-      const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 10 });
+      const dispatcher = new WebhookDispatcher(dispatcherDeps(ctx), { pollIntervalMs: 10 });
       dispatcher.start();
       await dispatcher.started;
       await dispatcher.stop();

@@ -1,8 +1,8 @@
 // Steps `warden serve` takes in one process and in the primary of `--workers N` alike.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { Services } from './context.ts';
 import type { App } from './http/types.ts';
-import type { Services } from './services.ts';
 import { listenFailure } from './startup-errors.ts';
 import type { Database } from './storage/db.ts';
 import { DEMO_CREDENTIALS_FILE, demoOrigins, formatDemoBanner, seedDemo } from './workspace/demo-seed.ts';

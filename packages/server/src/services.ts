@@ -1,15 +1,14 @@
+import { AssetCache } from './asset-cache.ts';
 import { BoundedMemo } from './bounded-memo.ts';
 import { parsePowFloor } from './challenge/difficulty.ts';
 import { issueChallenge, powKey } from './challenge/index.ts';
 import { verifyPowProof } from './challenge/proof.ts';
-import type { AppContext } from './context.ts';
-import { type DecisionLog, openDecisionLog } from './decisions/decision-log.ts';
+import type { AppContext, BaseContext, Services } from './context.ts';
+import { openDecisionLog } from './decisions/open-decision-log.ts';
 import { HardwareProfileWrites } from './fingerprint/hardware.ts';
 import { fingerprintTokenKey } from './fingerprint/token.ts';
 import { ExpirySweeper } from './housekeeping/expiry-sweeper.ts';
-import { AssetCache } from './http/asset-cache.ts';
-import type { ScoringSite } from './http/site-auth.ts';
-import { type ServiceMetrics, serviceMetrics } from './metrics.ts';
+import { serviceMetrics } from './metrics.ts';
 import { RuleStore } from './rules/store.ts';
 import { createEngine, type EngineDeps } from './scoring/engine.ts';
 import type { ScoringEngine } from './scoring/engine-types.ts';
@@ -17,73 +16,15 @@ import { knownBot } from './scoring/features.ts';
 import { IdentityClusters, type IdentityService } from './scoring/identity.ts';
 import { IpIntel } from './scoring/ip-intel.ts';
 import { LocalSharedState, type LocalStateDeps } from './scoring/shared-state.ts';
+import { deviceEvidenceRisk } from './scoring/signals/device-carry.ts';
+import { evidenceRisk } from './scoring/signals/session.ts';
 import { StorageSpace } from './storage/storage-space.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { type DispatcherDeps, WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { OutboxSignal } from './webhooks/outbox.ts';
+import { type ScoringSite, ScoringSites } from './workspace/scoring-sites.ts';
 import { SiteChangeFeed } from './workspace/site-change-feed.ts';
 import { SiteKeyCache } from './workspace/site-key-cache.ts';
 import { allSiteIds } from './workspace/sites.ts';
-
-/** The keys derived from the instance secret (HMAC keys of fingerprint tokens and challenges). */
-export interface SigningKeys {
-  fingerprintToken: Buffer;
-  pow: Buffer;
-}
-
-/**
- * Every long-lived object of one Warden process, built once by `createServices` (the composition
- * root, called from main.ts's `createContext` and by the test context) and reached through
- * `ctx.services`. Nothing below `src/` keeps state in module variables: each cache is owned here,
- * and bounded (services.test.ts fails when a module-level singleton comes back).
- */
-export interface Services {
-  keys: SigningKeys;
-  metrics: ServiceMetrics;
-  /**
-   * The decision log: the one owner of the `decisions` table, and its group-commit writer (a
-   * `serve --workers` worker's commits go to the primary's writer, `ctx.worker.commit`).
-   */
-  decisions: DecisionLog;
-  /** Custom rules and lists, compiled and cached per site. */
-  rules: RuleStore;
-  /** The cache of site-key lookups (http/site-auth.ts), told of every site change by `siteChanges`. */
-  siteKeys: SiteKeyCache<ScoringSite>;
-  /**
-   * What sites.ts and workspaces.ts tell of a change: it clears `siteKeys` and tells the other
-   * processes (NOTIFY on PostgreSQL, whose LISTEN connection it owns; the cluster's messages).
-   */
-  siteChanges: SiteChangeFeed;
-  /** In-process wake-up of the webhook dispatcher when a delivery is queued. */
-  outbox: OutboxSignal;
-  /**
-   * The identity graph: the engine updates it, the cluster routes read it (a `serve --workers`
-   * worker's on the embedded default is the primary's, `ctx.worker.identity`).
-   */
-  identity: IdentityService;
-  ipIntel: IpIntel;
-  hardwareWrites: HardwareProfileWrites;
-  memo: {
-    /** isbot's answer per user agent. */
-    knownBot: BoundedMemo<string, boolean>;
-    /** `powFloor` per site settings text. */
-    powFloor: BoundedMemo<string, number | undefined>;
-  };
-  assets: AssetCache;
-  /**
-   * Forgets expired idempotency keys and used challenges, and decisions and evidence past the
-   * retention (started by the scoring routes).
-   */
-  sweeper: ExpirySweeper;
-  /** Whether the database has room for writes (a full disk: /readyz and writes answer 503). */
-  storage: StorageSpace;
-  /** The scoring engine (built on first use: the scoring routes, or a test). */
-  readonly engine: ScoringEngine;
-  /** The webhook dispatcher (built on first use; `warden serve` starts it when the worker is on). */
-  readonly dispatcher: WebhookDispatcher;
-}
-
-/** The context without its services: what `createServices` builds them from. */
-export type BaseContext = Omit<AppContext, 'services'>;
 
 export interface ServiceOptions {
   /** An IP intelligence instance to share (tests: one loaded table per test process). */
@@ -111,6 +52,13 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
     decisions,
     rules: new RuleStore(base),
     siteKeys,
+    sites: new ScoringSites({
+      get database() {
+        return ctx.database;
+      },
+      siteKeys,
+      now: () => ctx.now(),
+    }),
     siteChanges: new SiteChangeFeed(base.database, siteKeys, base.logger),
     outbox,
     identity: base.worker?.identity ?? new IdentityClusters(base),
@@ -133,7 +81,7 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
       return engine;
     },
     get dispatcher() {
-      dispatcher ??= new WebhookDispatcher(ctx);
+      dispatcher ??= new WebhookDispatcher(dispatcherDeps(ctx));
       return dispatcher;
     },
   };
@@ -185,5 +133,33 @@ export function localStateDeps(ctx: AppContext): LocalStateDeps {
       return ctx.services.decisions.history;
     },
     siteIds: () => allSiteIds(ctx.database.db),
+    risk: { token: evidenceRisk, device: deviceEvidenceRisk },
+  };
+}
+
+/**
+ * What a webhook dispatcher is built from (webhooks/dispatcher.ts `DispatcherDeps`), read from the
+ * context when used (a test may swap its logger or clock).
+ */
+export function dispatcherDeps(ctx: AppContext): DispatcherDeps {
+  return {
+    get database() {
+      return ctx.database;
+    },
+    get writes() {
+      return ctx.services.decisions.writer.writes;
+    },
+    outbox: ctx.services.outbox,
+    get config() {
+      return ctx.config;
+    },
+    get lookup() {
+      return ctx.lookup;
+    },
+    get logger() {
+      return ctx.logger;
+    },
+    metrics: ctx.metrics,
+    now: () => ctx.now(),
   };
 }

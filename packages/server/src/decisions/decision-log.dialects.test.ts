@@ -3,8 +3,9 @@ import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { OutboxSignal } from '../webhooks/outbox.ts';
 import { createSite, decisionRow, type SiteFixture } from '../webhooks/test-fixtures.ts';
-import { type DecisionLog, openDecisionLog } from './decision-log.ts';
+import type { DecisionLog } from './decision-log.ts';
 import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
+import { openDecisionLog } from './open-decision-log.ts';
 import { MAX_COVER_VALUES } from './rule-queries.ts';
 import { decisionById, labelDecisions, latestDecisionOfSite } from './transaction-queries.ts';
 

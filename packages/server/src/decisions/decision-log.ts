@@ -1,12 +1,8 @@
 import type { Signal } from '@warden/protocol';
-import type { WriterMetrics } from '../metrics.ts';
-import type { Database } from '../storage/db.ts';
 import type { DecisionsTable, IdempotencyKeysTable } from '../storage/scoring-schema.ts';
-import type { OutboxSignal } from '../webhooks/outbox.ts';
 import type { ClusterDecisions } from './cluster-queries.ts';
-import type { DecisionWriter, RemoteCommit } from './decision-writer.ts';
+import type { DecisionWriter } from './decision-writer.ts';
 import type { HistoryDecisions } from './history-queries.ts';
-import { PostgresDecisionLog, SqliteDecisionLog } from './kysely-decision-log.ts';
 import type { DecisionRecord } from './packed-row.ts';
 import type { RuleDecisions } from './rule-queries.ts';
 import type { DecisionFilters } from './search.ts';
@@ -87,20 +83,4 @@ export interface DecisionLog {
   readonly rules: RuleDecisions;
   /** What the start-up rebuild of hot-state counters reads of the recent decisions. */
   readonly history: HistoryDecisions;
-}
-
-/**
- * The decision log of `database`, in its dialect. With `remote` (a `serve --workers` worker on the
- * embedded default) its decisions are committed by the primary's writer instead. `metrics`: where
- * its writer reports its group commits and WAL checkpoints.
- */
-export function openDecisionLog(
-  database: Database,
-  outbox: OutboxSignal,
-  remote?: RemoteCommit,
-  metrics?: WriterMetrics,
-): DecisionLog {
-  return database.dialect === 'postgres'
-    ? new PostgresDecisionLog(database, outbox, remote, metrics)
-    : new SqliteDecisionLog(database, outbox, remote, metrics);
 }

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import { badQuery, parseTime } from '../http/routes/decision-time.ts';
 import { subnetKey } from '../scoring/subnet.ts';
 import type { DB } from '../storage/db.ts';
+import { badQuery, parseTime } from './decision-time.ts';
 
 /**
  * The decision search filters (SPEC §9, issue 16): one definition used by the list, the export and

@@ -1,9 +1,12 @@
 import { can, type Feature, type Operation, planAllows, type Role } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import type { Database } from '../storage/db.ts';
 import type { SitesTable, WorkspacesTable } from '../storage/schema.ts';
+import { sessionIsActive } from '../workspace/sessions.ts';
+import { findSite } from '../workspace/sites.ts';
 import { type Principal, verifyAccessToken } from '../workspace/tokens.ts';
+import { workspaceOfMember } from '../workspace/workspaces.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,10 +15,20 @@ declare module 'fastify' {
 }
 
 /**
+ * What the access checks read: the instance secret (access tokens), the clock, and the database
+ * (sessions, memberships, sites; queried by workspace/).
+ */
+export interface AuthDeps {
+  readonly secret: string;
+  now(): number;
+  readonly database: Pick<Database, 'db'>;
+}
+
+/**
  * onRequest hook for management routes: a valid, unrevoked bearer token or 401 `unauthorized`.
  * Runs before the body is even read (SPEC §10: 401 first, also before 413, 415 and invalid_json).
  */
-export function authenticate(ctx: AppContext) {
+export function authenticate(ctx: AuthDeps) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -23,12 +36,7 @@ export function authenticate(ctx: AppContext) {
     const principal = await verifyAccessToken(ctx.secret, match[1]!, ctx.now());
     if (!principal)
       throw new ApiError('unauthorized', 'The access token is invalid or expired; sign in again.');
-    const session = await ctx.database.db
-      .selectFrom('refresh_tokens')
-      .select(['revoked_at'])
-      .where('id', '=', principal.sessionId)
-      .executeTakeFirst();
-    if (!session || session.revoked_at !== null) {
+    if (!(await sessionIsActive(ctx.database.db, principal.sessionId))) {
       throw new ApiError('unauthorized', 'The session has ended; sign in again.');
     }
     request.principal = principal;
@@ -50,19 +58,12 @@ export interface WorkspaceAccess {
  * token is scoped to another workspace or the role does not allow `operation`.
  */
 export async function requireWorkspace(
-  ctx: AppContext,
+  ctx: AuthDeps,
   principal: Principal,
   workspaceId: string,
   operation: Operation,
 ): Promise<WorkspaceAccess> {
-  const row = await ctx.database.db
-    .selectFrom('memberships')
-    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
-    .selectAll('workspaces')
-    .select('memberships.role')
-    .where('memberships.user_id', '=', principal.userId)
-    .where('memberships.workspace_id', '=', workspaceId)
-    .executeTakeFirst();
+  const row = await workspaceOfMember(ctx.database.db, principal.userId, workspaceId);
   if (!row) throw new ApiError('not_found', 'Workspace not found.');
   if (principal.workspaceScope !== null && principal.workspaceScope !== workspaceId) {
     throw new ApiError('forbidden', 'This single sign-on session is limited to another workspace.');
@@ -79,16 +80,12 @@ export interface SiteAccess extends WorkspaceAccess {
 
 /** Like requireWorkspace, for the workspace that owns `siteId` (404 for unknown or foreign sites). */
 export async function requireSite(
-  ctx: AppContext,
+  ctx: AuthDeps,
   principal: Principal,
   siteId: string,
   operation: Operation,
 ): Promise<SiteAccess> {
-  const site = await ctx.database.db
-    .selectFrom('sites')
-    .selectAll()
-    .where('id', '=', siteId)
-    .executeTakeFirst();
+  const site = await findSite(ctx.database.db, siteId);
   if (!site) throw new ApiError('not_found', 'Site not found.');
   try {
     return { ...(await requireWorkspace(ctx, principal, site.workspace_id, operation)), site };

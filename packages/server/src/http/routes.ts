@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { firstDemoSiteKey } from '../workspace/sites.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { clusterRoutes } from './routes/clusters.ts';
@@ -24,28 +25,32 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  const areas: Array<(scope: App, ctx: AppContext) => Promise<void>> = [
-    authRoutes,
-    workspaceRoutes,
-    siteRoutes,
-    memberRoutes,
-    invitationRoutes,
-    rulesRoutes,
-    ruleToolRoutes,
-    listsRoutes,
-    scoringArea,
-    decisionRoutes,
-    decisionLabelRoutes,
-    entityRoutes,
-    entityLabelRoutes,
-    clusterRoutes,
-    statsRoutes,
-    staticRoutes,
-    dashboardArea,
-    webhookRoutes,
-    ssoConfigRoutes,
-    ssoSamlRoutes,
-    auditRoutes,
+  const withContext = (area: (scope: App, ctx: AppContext) => Promise<void>) => (scope: App) =>
+    area(scope, ctx);
+  // Areas that take only what they use; the others still take the context (docs/architecture.md).
+  const assets = ctx.services.assets;
+  const areas: Array<(scope: App) => Promise<void>> = [
+    withContext(authRoutes),
+    withContext(workspaceRoutes),
+    withContext(siteRoutes),
+    withContext(memberRoutes),
+    withContext(invitationRoutes),
+    withContext(rulesRoutes),
+    withContext(ruleToolRoutes),
+    withContext(listsRoutes),
+    withContext(scoringArea),
+    withContext(decisionRoutes),
+    withContext(decisionLabelRoutes),
+    withContext(entityRoutes),
+    withContext(entityLabelRoutes),
+    withContext(clusterRoutes),
+    withContext(statsRoutes),
+    (scope) => staticRoutes(scope, { assets, demoSiteKey: () => firstDemoSiteKey(ctx.database.db) }),
+    (scope) => dashboardArea(scope, { assets }),
+    withContext(webhookRoutes),
+    withContext(ssoConfigRoutes),
+    withContext(ssoSamlRoutes),
+    withContext(auditRoutes),
   ];
-  for (const area of areas) await app.register(async (scope) => area(scope, ctx));
+  for (const area of areas) await app.register(async (scope) => area(scope));
 }

@@ -56,7 +56,7 @@ describe.each(testDialects())('site auth of the scoring routes on %s', (dialect)
 
     it('authenticates a remembered site key with a plain call (no promise), an unknown one after its lookup', async () => {
       expect((await verify(serverHeaders(w.site))).statusCode).toBe(201); // the key is remembered now
-      const hook = serverSiteAuth(t.ctx);
+      const hook = serverSiteAuth(t.ctx.services.sites);
       const request = { headers: serverHeaders(w.site) } as unknown as FastifyRequest;
       let settled: Error | undefined | 'pending' = 'pending';
       expect(hook(request, {} as FastifyReply, (err) => (settled = err))).toBeUndefined();

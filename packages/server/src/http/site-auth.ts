@@ -1,13 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Plan } from '@warden/protocol/permissions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import type { AppContext } from '../context.ts';
 import { ApiError, errorBody } from '../errors.ts';
-import type { Database } from '../storage/db.ts';
-import { precompiled } from '../storage/precompiled.ts';
-import type { SitesTable } from '../storage/schema.ts';
-import { parseOrigins } from '../workspace/sites.ts';
+import type { ScoringSite, ScoringSites, Surface } from '../workspace/scoring-sites.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
 /**
@@ -16,19 +10,16 @@ import { sha256Hex } from '../workspace/tokens.ts';
  * Server routes: `X-Site-Key` + `X-Secret-Key`, compared in constant time.
  * Runs as a preValidation hook: after 413/415/invalid_json, before schema validation.
  *
- * Sites are looked up by key and remembered for at most 1 s, and until a site or workspace changes
- * (workspace/site-key-cache.ts): a key rotated here, or in another server process (told by NOTIFY
- * on PostgreSQL, by the primary under `serve --workers`; workspace/site-change-feed.ts), stops
- * working at once (interface §5 rule 6). A CLI command beside the server on SQLite is seen within
- * the 1 s (SPEC §10).
+ * Sites are looked up by key (workspace/scoring-sites.ts) and remembered for at most 1 s, and until
+ * a site or workspace changes (workspace/site-key-cache.ts): a key rotated here, or in another
+ * server process (told by NOTIFY on PostgreSQL, by the primary under `serve --workers`;
+ * workspace/site-change-feed.ts), stops working at once (interface §5 rule 6). A CLI command beside
+ * the server on SQLite is seen within the 1 s (SPEC §10).
  */
-export type Surface = 'browser' | 'server';
+export type { ScoringSite, Surface };
 
-export interface ScoringSite {
-  site: SitesTable;
-  workspace: { id: string; plan: Plan; demo: boolean };
-  allowedOrigins: readonly string[];
-}
+/** What the hooks read sites with (the process's `ScoringSites`). */
+export type SiteLookup = Pick<ScoringSites, 'remembered' | 'find' | 'originAllowedBySomeSite'>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,32 +27,6 @@ declare module 'fastify' {
     /** What the site-key lookup found (null: no such key), once it ran for this request. */
     siteLookup?: ScoringSite | null;
   }
-}
-
-const siteByKey = precompiled((db, arg: (name: 'siteKey') => string) =>
-  db
-    .selectFrom('sites')
-    .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
-    .selectAll('sites')
-    .select(['workspaces.plan as workspace_plan', 'workspaces.demo as workspace_demo'])
-    .where('sites.site_key', '=', arg('siteKey')),
-);
-
-export async function findSiteByKey(ctx: AppContext, siteKey: string): Promise<ScoringSite | undefined> {
-  if (siteKey.length > 256) return undefined;
-  const load = () => loadSite(ctx.database, siteKey);
-  return ctx.services.siteKeys.lookup(siteKey, ctx.now(), load);
-}
-
-async function loadSite(database: Database, siteKey: string): Promise<ScoringSite | undefined> {
-  const [row] = (await siteByKey(database.db, { siteKey })).rows;
-  if (!row) return undefined;
-  const { workspace_plan, workspace_demo, ...site } = row;
-  return {
-    site,
-    workspace: { id: site.workspace_id, plan: workspace_plan, demo: Number(workspace_demo) === 1 },
-    allowedOrigins: parseOrigins(site.allowed_origins),
-  };
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -81,12 +46,12 @@ export function secretMatches(presented: string, storedHash: string): boolean {
  * The request's site: at once (no promise) when its key is remembered, which is every request of
  * a busy key but one a second; else looked up. Throws (or rejects) for a missing or unknown key.
  */
-function siteFromKey(ctx: AppContext, request: FastifyRequest): ScoringSite | Promise<ScoringSite> {
+function siteFromKey(sites: SiteLookup, request: FastifyRequest): ScoringSite | Promise<ScoringSite> {
   const siteKey = header(request, 'x-site-key');
   if (!siteKey) throw new ApiError('missing_site_key', 'Send the site key in the X-Site-Key header.');
-  const remembered = siteKey.length > 256 ? undefined : ctx.services.siteKeys.get(siteKey, ctx.now());
+  const remembered = sites.remembered(siteKey);
   if (remembered) return foundSite(request, remembered);
-  return findSiteByKey(ctx, siteKey).then((found) => foundSite(request, found));
+  return sites.find(siteKey).then((found) => foundSite(request, found));
 }
 
 function foundSite(request: FastifyRequest, found: ScoringSite | undefined): ScoringSite {
@@ -100,11 +65,11 @@ function foundSite(request: FastifyRequest, found: ScoringSite | undefined): Sco
  * the site key is remembered, no promise (one per request otherwise).
  */
 function siteHook(
-  ctx: AppContext,
+  sites: SiteLookup,
   check: (request: FastifyRequest, reply: FastifyReply, found: ScoringSite) => void,
 ) {
   return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
-    const found = siteFromKey(ctx, request);
+    const found = siteFromKey(sites, request);
     if (!(found instanceof Promise)) {
       check(request, reply, found);
       done();
@@ -134,8 +99,8 @@ function allowOrigin(reply: FastifyReply, origin: string): void {
 }
 
 /** preValidation hook of the browser routes. */
-export function browserSiteAuth(ctx: AppContext) {
-  const hook = siteHook(ctx, (request, reply, found) => {
+export function browserSiteAuth(sites: SiteLookup) {
+  const hook = siteHook(sites, (request, reply, found) => {
     const origin = header(request, 'origin');
     if (!origin || !found.allowedOrigins.includes(origin)) {
       throw new ApiError(
@@ -160,7 +125,7 @@ export function browserSiteAuth(ctx: AppContext) {
  * allowed: by the named site, or, without a known site key, by any site (as the preflight
  * answers). So the page can read the error code; a disallowed Origin still gets none.
  */
-export function browserErrorCors(ctx: AppContext) {
+export function browserErrorCors(sites: SiteLookup) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     if (reply.statusCode < 400 || reply.hasHeader('access-control-allow-origin')) return payload;
     reply.header('vary', 'Origin');
@@ -169,22 +134,18 @@ export function browserErrorCors(ctx: AppContext) {
     // The auth hook's lookup when it ran; errors before it (413, 415, invalid_json) look it up here.
     const siteKey = header(request, 'x-site-key');
     const found =
-      request.siteLookup !== undefined
-        ? request.siteLookup
-        : siteKey
-          ? await findSiteByKey(ctx, siteKey)
-          : undefined;
+      request.siteLookup !== undefined ? request.siteLookup : siteKey ? await sites.find(siteKey) : undefined;
     const allowed = found
       ? found.allowedOrigins.includes(origin)
-      : await originAllowedBySomeSite(ctx, origin);
+      : await sites.originAllowedBySomeSite(origin);
     if (allowed) allowOrigin(reply, origin);
     return payload;
   };
 }
 
 /** preValidation hook of the server routes (`/verify…`). */
-export function serverSiteAuth(ctx: AppContext) {
-  return siteHook(ctx, (request, _reply, found) => {
+export function serverSiteAuth(sites: SiteLookup) {
+  return siteHook(sites, (request, _reply, found) => {
     const secret = header(request, 'x-secret-key');
     if (!secret) throw new ApiError('missing_secret_key', 'Send the secret key in the X-Secret-Key header.');
     if (!secretMatches(secret, found.site.secret_key_hash)) {
@@ -194,8 +155,8 @@ export function serverSiteAuth(ctx: AppContext) {
   });
 }
 
-export function siteAuthHook(ctx: AppContext, surface: Surface) {
-  return surface === 'browser' ? browserSiteAuth(ctx) : serverSiteAuth(ctx);
+export function siteAuthHook(sites: SiteLookup, surface: Surface) {
+  return surface === 'browser' ? browserSiteAuth(sites) : serverSiteAuth(sites);
 }
 
 export function scoringSiteOf(request: FastifyRequest): ScoringSite {
@@ -203,25 +164,12 @@ export function scoringSiteOf(request: FastifyRequest): ScoringSite {
   return request.scoringSite;
 }
 
-/** Is `origin` on the allowed list of at least one site? (CORS preflight carries no site key.) */
-export async function originAllowedBySomeSite(ctx: AppContext, origin: string): Promise<boolean> {
-  if (origin.length > 512) return false;
-  const needle = JSON.stringify(origin).replace(/[\\%_]/g, (c) => `\\${c}`);
-  const rows = await ctx.database.db
-    .selectFrom('sites')
-    .select('allowed_origins')
-    .where(sql<boolean>`allowed_origins like ${`%${needle}%`} escape '\\'`)
-    .limit(50)
-    .execute();
-  return rows.some((row) => parseOrigins(row.allowed_origins).includes(origin));
-}
-
 /** OPTIONS handler of the browser routes: 204 with CORS headers for an allowed origin, else 403. */
-export function preflightHandler(ctx: AppContext) {
+export function preflightHandler(sites: SiteLookup) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('vary', 'Origin');
     const origin = header(request, 'origin');
-    if (!origin || !(await originAllowedBySomeSite(ctx, origin))) {
+    if (!origin || !(await sites.originAllowedBySomeSite(origin))) {
       return reply
         .status(403)
         .send(errorBody('origin_not_allowed', 'The Origin is not on any site’s allowed list.'));

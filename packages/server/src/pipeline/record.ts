@@ -5,7 +5,6 @@ import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { RemoteCommit } from '../decisions/decision-writer.ts';
 import { type DecisionRecord, packDecision } from '../decisions/packed-row.ts';
-import type { ScoringSite, Surface } from '../http/site-auth.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import { linkedBrowserDecision } from '../scoring/browser-session.ts';
@@ -19,6 +18,7 @@ import type {
 import { admit, type ScoringRateLimit } from '../state/rate-limit.ts';
 import type { IdempotencyKeysTable } from '../storage/scoring-schema.ts';
 import type { StorageSpace } from '../storage/storage-space.ts';
+import type { ScoringSite, Surface } from '../workspace/scoring-sites.ts';
 import {
   beginIdempotent,
   bodyHashOf,

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { ListCreateBody, RuleCreateBody, RulePatchBody } from '@warden/protocol/management';
 import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from '@warden/protocol/management';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
+import type { DB } from '../storage/db.ts';
 import type { ListKind, ListsTable, RulesTable } from '../storage/rules-schema.ts';
 import { compileExpression } from './cel.ts';
 import { entryError, normaliseEntry } from './lists.ts';
@@ -225,4 +227,28 @@ export async function updateListEntries(
 export async function deleteList(ctx: AppContext, row: ListsTable): Promise<void> {
   await ctx.database.db.deleteFrom('lists').where('id', '=', row.id).execute();
   ctx.services.rules.invalidate(row.site_id);
+}
+
+export function findRule(db: Kysely<DB>, id: string): Promise<RulesTable | undefined> {
+  return db.selectFrom('rules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A site's rules, highest priority first (then oldest first). */
+export function rulesOfSite(db: Kysely<DB>, siteId: string): Promise<RulesTable[]> {
+  return db
+    .selectFrom('rules')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .orderBy('priority', 'desc')
+    .orderBy('created_at', 'asc')
+    .execute();
+}
+
+export function findList(db: Kysely<DB>, id: string): Promise<ListsTable | undefined> {
+  return db.selectFrom('lists').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A site's lists by name. */
+export function listsOfSite(db: Kysely<DB>, siteId: string): Promise<ListsTable[]> {
+  return db.selectFrom('lists').selectAll().where('site_id', '=', siteId).orderBy('name').execute();
 }

@@ -1,5 +1,4 @@
 import { countedAccount } from './account-key.ts';
-import type { HistoryCounts } from './history.ts';
 import {
   DAY,
   DEVICE_WINDOW,
@@ -18,6 +17,62 @@ import {
   uaKey,
 } from './history-keys.ts';
 import { subnetKey } from './subnet.ts';
+
+/** The counters one event reads (features.ts's `history`), as counted by the ops below. */
+export interface HistoryCounts {
+  ip_1m: number;
+  ip_1h: number;
+  account_1m: number;
+  account_1h: number;
+  device_1m: number;
+  device_1h: number;
+  failed_logins_account_1h: number;
+  failed_logins_ip_1h: number;
+  accounts_per_device_24h: number;
+  accounts_per_ip_24h: number;
+  payments_per_account_24h: number;
+  payments_per_device_24h: number;
+  accounts_per_email_24h: number;
+  device_first_seen: number | null;
+  device_events_30d: number;
+  device_risky_events_30d: number;
+  /** Events and distinct accounts that carried this very token (valid or expired). */
+  token_events_1h: number;
+  token_accounts_24h: number;
+  /** Highest evidence risk of this token's / this device's decisions in the last 30 min. */
+  token_recent_risk: number;
+  device_recent_risk: number;
+  /** Failed logins and distinct failing accounts from the IP's /24 (IPv6 /64). */
+  failed_logins_subnet_1h: number;
+  failed_logins_subnet_24h: number;
+  failed_accounts_subnet_24h: number;
+  /** Login events (failed or not) from the /24 (/64) in 24 h: the base for a failure ratio. */
+  logins_subnet_24h: number;
+  /** Distinct user agents among failed logins from the IP in 24 h (UA rotation). */
+  failed_login_uas_ip_24h: number;
+  /** Distinct payment hashes from the IP and from its /24 (/64) in 24 h. */
+  payments_per_ip_24h: number;
+  payments_per_subnet_24h: number;
+  /** Small-amount payments per account, device and subnet in 24 h (card-testing runs). */
+  small_payments_account_24h: number;
+  small_payments_device_24h: number;
+  small_payments_subnet_24h: number;
+  /** The site's backend sent valid tokens recently (it integrates the browser SDK). */
+  site_uses_sdk: boolean;
+  /**
+   * The site's backend sent valid tokens with events of this event's type recently (that form runs
+   * the SDK). Absent in decisions recorded before it existed.
+   */
+  event_type_uses_sdk?: boolean;
+  /**
+   * Payment events (checkouts, events with a payment hash) of this hardware profile in 1 h:
+   * distinct device ids, distinct payment hashes, small payments. Present on payment events with
+   * a hardware profile (absent elsewhere and in decisions recorded before they existed).
+   */
+  hw_devices_1h?: number;
+  hw_payments_1h?: number;
+  hw_small_payments_1h?: number;
+}
 
 /**
  * What one event contributes to the hot-state counters, derived the same way whether the event is

@@ -14,7 +14,7 @@ import type { RateLimitResult } from '../state/hot-state.ts';
 import type { ScoringRateLimit } from '../state/rate-limit.ts';
 import type { HotStateWrite } from '../state/writes.ts';
 import type { SitesTable } from '../storage/schema.ts';
-import type { StoredRuleInput } from './rule-input.ts';
+import type { StoredRuleInput } from './stored-rule-input.ts';
 
 export type {
   Action,

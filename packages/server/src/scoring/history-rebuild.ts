@@ -16,8 +16,6 @@ import {
   recordFirstSeen,
   SDK_SEEN_MS,
 } from './history-keys.ts';
-import { deviceEvidenceRisk } from './signals/device-carry.ts';
-import { evidenceRisk } from './signals/session.ts';
 
 /**
  * The marker that hot state holds a site's counters: while it is there, every recorded decision
@@ -38,13 +36,24 @@ const legacyMarkerKey = (siteId: string) => `rebuilt:${siteId}`;
 const REBUILD_CLAIM_MS = MINUTE;
 
 /**
- * What the rebuild reads and writes: the hot state, the clock, and the decision log's queries of
- * recent decisions (decisions/history-queries.ts).
+ * What the rebuild reads and writes: the hot state, the clock, the decision log's queries of
+ * recent decisions (decisions/history-queries.ts), and how the engine weighs a recorded decision's
+ * signals (`risk`), so that the recent risk it restores is the one live scoring remembered.
  */
 export interface RebuildDeps {
   readonly hotState: HotState;
   now(): number;
   readonly decisions: Pick<HistoryDecisions, 'counterPage' | 'deviceTotals'>;
+  readonly risk: EvidenceRisk;
+}
+
+/**
+ * The engine's evidence risk of a decision's signals: for its token (signals/session.ts
+ * `evidenceRisk`) and the share its device carries (signals/device-carry.ts `deviceEvidenceRisk`).
+ */
+export interface EvidenceRisk {
+  token(signals: readonly Signal[]): number;
+  device(signals: readonly Signal[]): number;
 }
 
 /** Keep the site's counted marker alive (a process that counts for the site calls it regularly). */
@@ -147,8 +156,8 @@ async function applyPage(
     // The recent risk live scoring remembered: the evidence risk for the token, its device share for the device.
     if (age < RECENT_RISK_MS) {
       const signals = JSON.parse(r.signals) as Signal[];
-      const risk = Math.round(evidenceRisk(signals));
-      const deviceRisk = Math.round(deviceEvidenceRisk(signals));
+      const risk = Math.round(deps.risk.token(signals));
+      const deviceRisk = Math.round(deps.risk.device(signals));
       for (const op of ops) {
         if (op.kind !== 'get') continue;
         const carried = op.field === 'device_recent_risk' ? deviceRisk : risk;

@@ -1,9 +1,9 @@
 import type { MaybePromise, RateLimitResult } from '../state/hot-state.ts';
 import { allOf, isPromise } from '../state/hot-state.ts';
 import { type BrowserSession, readBrowserSession } from './browser-session.ts';
-import type { CounterEvent } from './counter-ops.ts';
+import type { CounterEvent, HistoryCounts } from './counter-ops.ts';
 import type { IdentitySummary } from './engine-types.ts';
-import { History, type HistoryCounts, type HistoryDeps } from './history.ts';
+import { History, type HistoryDeps } from './history.ts';
 import type { IdentityService } from './identity.ts';
 
 /**

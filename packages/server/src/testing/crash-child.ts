@@ -8,9 +8,9 @@ import path from 'node:path';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { openDecisionLog } from '../decisions/decision-log.ts';
-import type { Services } from '../services.ts';
+import type { AppContext, Services } from '../context.ts';
+import { openDecisionLog } from '../decisions/open-decision-log.ts';
+import { dispatcherDeps } from '../services.ts';
 import { MemoryHotState } from '../state/memory.ts';
 import { migrate, openDatabase } from '../storage/db.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
@@ -40,7 +40,11 @@ const ctx: AppContext = {
   now: Date.now,
   services: { outbox, decisions } as Pick<Services, 'outbox' | 'decisions'> as Services,
 };
-const dispatcher = new WebhookDispatcher(ctx, { pollIntervalMs: 20, timeoutMs: 1_000, leaseMs: 1_500 });
+const dispatcher = new WebhookDispatcher(dispatcherDeps(ctx), {
+  pollIntervalMs: 20,
+  timeoutMs: 1_000,
+  leaseMs: 1_500,
+});
 dispatcher.start();
 if (mode === 'drain') process.stdout.write('ready\n');
 

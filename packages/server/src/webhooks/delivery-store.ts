@@ -2,13 +2,8 @@ import type { Plan } from '@warden/protocol/permissions';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../storage/db.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
-import type { DeliveryStatus, WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { cancelPendingOfSites, STATUS_IS_PENDING } from './outbox.ts';
-
-export type ClaimedDelivery = Pick<
-  WebhookDeliveriesTable,
-  'id' | 'site_id' | 'decision_id' | 'payload' | 'attempts' | 'decision_created_at'
->;
+import type { DeliveryStatus } from '../storage/webhook-schema.ts';
+import { type ClaimedDelivery, cancelPendingOfSites, STATUS_IS_PENDING } from './outbox.ts';
 
 export interface EndpointState {
   url: string;

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { dispatcherDeps } from '../services.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
 import { MAX_ATTEMPTS, retryDelayMs, WebhookDispatcher } from './dispatcher.ts';
 import {
@@ -43,7 +44,7 @@ describe('dispatcher on a SQLite file (decision writer thread)', () => {
       const other = new SqliteDatabase(ctx.database.sqliteFile!);
       other.exec('begin immediate');
       let claimed = false;
-      const round = new WebhookDispatcher(ctx, { timeoutMs: 1_000 }).runOnce().then((n) => {
+      const round = new WebhookDispatcher(dispatcherDeps(ctx), { timeoutMs: 1_000 }).runOnce().then((n) => {
         claimed = true;
         return n;
       });
@@ -83,7 +84,11 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
   });
 
   function dispatcher(options: ConstructorParameters<typeof WebhookDispatcher>[1] = {}): WebhookDispatcher {
-    const d = new WebhookDispatcher(ctx, { pollIntervalMs: 20, timeoutMs: 1_000, ...options });
+    const d = new WebhookDispatcher(dispatcherDeps(ctx), {
+      pollIntervalMs: 20,
+      timeoutMs: 1_000,
+      ...options,
+    });
     dispatchers.push(d);
     d.start();
     return d;
@@ -156,7 +161,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     await ctx.services.decisions.record(decisionRow(site));
-    const d = new WebhookDispatcher(ctx, { timeoutMs: 1_000, backoffBaseS: 0 });
+    const d = new WebhookDispatcher(dispatcherDeps(ctx), { timeoutMs: 1_000, backoffBaseS: 0 });
     dispatchers.push(d);
     await d.runOnce();
     expect(await delivery()).toMatchObject({ attempts: 1, status: 'pending', last_status_code: null });
@@ -175,7 +180,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     }
     await configureWebhook(ctx.database, a.siteId, receiver.url, false);
     await setPlan(ctx.database, b.workspaceId, 'free');
-    await new WebhookDispatcher(ctx).runOnce();
+    await new WebhookDispatcher(dispatcherDeps(ctx)).runOnce();
     const rows = await ctx.database.db.selectFrom('webhook_deliveries').selectAll().execute();
     expect(rows.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
     expect(receiver.requests).toHaveLength(0);
@@ -186,7 +191,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     await configureWebhook(ctx.database, site.siteId, `http://hooks.example.com:${receiver.port}/in`);
     await ctx.services.decisions.record(decisionRow(site));
     const lookups: string[] = [];
-    const d = new WebhookDispatcher(ctx, {
+    const d = new WebhookDispatcher(dispatcherDeps(ctx), {
       lookup: async (host) => {
         lookups.push(host);
         return [{ address: '127.0.0.1', family: 4 }];
@@ -204,7 +209,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, 'https://hooks.example.com/in');
     await ctx.services.decisions.record(decisionRow(site));
-    const d = new WebhookDispatcher(strictCtx, {
+    const d = new WebhookDispatcher(dispatcherDeps(strictCtx), {
       lookup: async () => [{ address: '10.0.0.7', family: 4 }],
     });
     await d.runOnce();
@@ -246,7 +251,7 @@ describe.each(testDialects())('dispatcher on %s', (dialect) => {
       .updateTable('webhook_deliveries')
       .set({ lease_owner: 'dead-worker', lease_until: Date.now() + 60_000 })
       .execute();
-    const d = new WebhookDispatcher(ctx);
+    const d = new WebhookDispatcher(dispatcherDeps(ctx));
     expect(await d.runOnce()).toBe(0);
     await ctx.database.db
       .updateTable('webhook_deliveries')

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { planAllows } from '@warden/protocol/permissions';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { DB } from '../storage/db.ts';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from '../config.ts';
+import type { Database, DB } from '../storage/db.ts';
 import {
   type AttemptRecord,
-  type ClaimedDelivery,
   cancelDeliveriesOfDisabledWebhooks,
   claimDueDeliveries,
   completeAttempt,
@@ -15,7 +16,12 @@ import {
   releaseLeases,
 } from './delivery-store.ts';
 import { type WebhookMetrics, webhookMetrics } from './metrics.ts';
-import { cancelDeliveriesWithoutPlan, type HandedOffDelivery } from './outbox.ts';
+import {
+  type ClaimedDelivery,
+  cancelDeliveriesWithoutPlan,
+  type HandedOffDelivery,
+  type OutboxSignal,
+} from './outbox.ts';
 import { RequestDeadlines } from './request-deadlines.ts';
 import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from './safe-url.ts';
 import { type AttemptOutcome, PinnedPools, sendAttempt } from './sender.ts';
@@ -52,6 +58,24 @@ export function retryDelayMs(
   return Math.round(delay + delay * 0.1 * random());
 }
 
+/**
+ * What a dispatcher works with, built by the composition root (services.ts `dispatcherDeps`): the
+ * database it claims from, where its writes go (the decision writer's `writes`), the outbox that
+ * wakes it and hands it new deliveries, its settings, logger, metrics registry and clock.
+ */
+export interface DispatcherDeps {
+  readonly database: Pick<Database, 'db' | 'dialect'>;
+  /** Claims and results: on a SQLite file they run in the decision writer thread. */
+  readonly writes: Kysely<DB>;
+  readonly outbox: Pick<OutboxSignal, 'onQueued' | 'attachHandoff'>;
+  readonly config: Pick<Config, 'webhookBackoffBaseS' | 'unsafeWebhookTargets' | 'webhookPrivateSuffixes'>;
+  /** DNS resolver for webhook URLs (default the system's). */
+  readonly lookup?: LookupAll | undefined;
+  readonly logger: Pick<Logger, 'error'>;
+  readonly metrics: Registry;
+  now(): number;
+}
+
 /** Claims due deliveries from the outbox and sends them; any number of workers may run. */
 export class WebhookDispatcher {
   readonly workerId: string;
@@ -84,28 +108,28 @@ export class WebhookDispatcher {
   private readonly claimThreshold: number;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: DispatcherDeps,
     options: DispatcherOptions = {},
   ) {
     this.workerId = options.workerId ?? `worker-${randomUUID()}`;
-    this.metrics = webhookMetrics(ctx.metrics);
+    this.metrics = webhookMetrics(deps.metrics);
     // Claims and results are writes: on a SQLite file they run in the decision writer thread, so
     // this thread never waits for the write lock while a group commit holds it.
-    this.writes = ctx.services.decisions.writer.writes;
-    this.successes = new SuccessBatcher(this.writes, this.workerId, () => ctx.now());
+    this.writes = deps.writes;
+    this.successes = new SuccessBatcher(this.writes, this.workerId, () => deps.now());
     this.opts = {
       pollIntervalMs: options.pollIntervalMs ?? 100,
       batchSize: options.batchSize ?? 200,
       concurrency: options.concurrency ?? 128,
       timeoutMs: options.timeoutMs ?? 10_000,
       leaseMs: options.leaseMs ?? Math.max(30_000, (options.timeoutMs ?? 10_000) * 3),
-      backoffBaseS: options.backoffBaseS ?? ctx.config.webhookBackoffBaseS,
+      backoffBaseS: options.backoffBaseS ?? deps.config.webhookBackoffBaseS,
       housekeepingIntervalMs: options.housekeepingIntervalMs ?? 1_000,
-      lookup: options.lookup ?? ctx.lookup ?? systemLookup,
+      lookup: options.lookup ?? deps.lookup ?? systemLookup,
     };
     this.urlPolicy = {
-      unsafeTargets: ctx.config.unsafeWebhookTargets,
-      privateSuffixes: ctx.config.webhookPrivateSuffixes,
+      unsafeTargets: deps.config.unsafeWebhookTargets,
+      privateSuffixes: deps.config.webhookPrivateSuffixes,
     };
     this.pools = new PinnedPools(this.opts.timeoutMs);
     this.deadlines = new RequestDeadlines(this.opts.timeoutMs);
@@ -121,15 +145,15 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.ctx.services.outbox.onQueued(() => this.kick());
+    this.unsubscribe = this.deps.outbox.onQueued(() => this.kick());
     // Deliveries committed in this process are written leased to this worker and handed over in
     // memory: the common case needs no claim query. Bounded: past 4 × concurrency waiting, new
     // deliveries are written unleased and claimed by the loop.
-    this.detachHandoff = this.ctx.services.outbox.attachHandoff({
+    this.detachHandoff = this.deps.outbox.attachHandoff({
       owner: this.workerId,
       leaseForNew: () =>
         this.running && this.handedOff.length < this.opts.concurrency * 4
-          ? { owner: this.workerId, until: this.ctx.now() + this.opts.leaseMs }
+          ? { owner: this.workerId, until: this.deps.now() + this.opts.leaseMs }
           : null,
       take: (deliveries) => {
         this.handedOff.push(...deliveries);
@@ -157,7 +181,7 @@ export class WebhookDispatcher {
     // Handed over but not started: due again at once for any worker.
     const unsent = this.handedOff.splice(0).map((d) => d.id);
     await releaseLeases(this.writes, this.workerId, unsent).catch((err: unknown) =>
-      this.ctx.logger.error({ err }, 'webhook dispatcher could not release its leases'),
+      this.deps.logger.error({ err }, 'webhook dispatcher could not release its leases'),
     );
     await this.pools.close();
     this.deadlines.close();
@@ -186,7 +210,7 @@ export class WebhookDispatcher {
           this.backlog = claimed.length > 0;
         }
       } catch (err) {
-        this.ctx.logger.error({ err }, 'webhook dispatcher round failed');
+        this.deps.logger.error({ err }, 'webhook dispatcher round failed');
       }
       this.announceStarted();
       if (!this.running) break;
@@ -214,23 +238,23 @@ export class WebhookDispatcher {
   }
 
   private async housekeeping(): Promise<void> {
-    const now = this.ctx.now();
+    const now = this.deps.now();
     if (now - this.lastHousekeeping < this.opts.housekeepingIntervalMs) return;
     this.lastHousekeeping = now;
     const cancelled =
       (await cancelDeliveriesWithoutPlan(this.writes, now)) +
       (await cancelDeliveriesOfDisabledWebhooks(this.writes, now));
     if (cancelled > 0) this.metrics.deliveries.inc({ status: 'cancelled' }, cancelled);
-    this.metrics.queueDepth.set(await countPending(this.ctx.database.db));
+    this.metrics.queueDepth.set(await countPending(this.deps.database.db));
   }
 
   private async claim(limit: number): Promise<Array<{ done: Promise<void> }>> {
     const rows = await claimDueDeliveries(
       this.writes,
-      this.ctx.database.dialect,
+      this.deps.database.dialect,
       this.workerId,
       limit,
-      this.ctx.now(),
+      this.deps.now(),
       this.opts.leaseMs,
     );
     return this.dispatch(rows);
@@ -246,18 +270,20 @@ export class WebhookDispatcher {
     if (!this.running || free <= 0 || this.handedOff.length === 0) return;
     const taken = this.handedOff.length <= free ? this.handedOff : this.handedOff.slice(0, free);
     this.handedOff = taken === this.handedOff ? [] : this.handedOff.slice(free);
-    const latestStart = this.ctx.now() + this.opts.timeoutMs;
+    const latestStart = this.deps.now() + this.opts.timeoutMs;
     this.dispatch(taken.filter((d) => (d.lease_until ?? 0) > latestStart));
   }
 
   /** Send `rows` (leased to this worker), each in a slot, with their sites' current endpoints. */
   private dispatch(rows: readonly ClaimedDelivery[]): Array<{ done: Promise<void> }> {
     if (rows.length === 0) return [];
-    const endpoints = loadEndpoints(this.ctx.database.db, [...new Set(rows.map((r) => r.site_id))]);
+    const endpoints = loadEndpoints(this.deps.database.db, [...new Set(rows.map((r) => r.site_id))]);
     return rows.map((row) => {
       const done: Promise<void> = endpoints
         .then((byId) => this.process(row, byId.get(row.site_id)))
-        .catch((err: unknown) => this.ctx.logger.error({ err, deliveryId: row.id }, 'webhook attempt failed'))
+        .catch((err: unknown) =>
+          this.deps.logger.error({ err, deliveryId: row.id }, 'webhook attempt failed'),
+        )
         .finally(() => {
           this.inFlight.delete(done);
           this.slotFreed();
@@ -280,13 +306,13 @@ export class WebhookDispatcher {
 
   private async process(row: ClaimedDelivery, endpoint: EndpointState | undefined): Promise<void> {
     if (!endpoint?.enabled) {
-      await this.finish(row, cancelled(row, 'the webhook is disabled', this.ctx.now()));
+      await this.finish(row, cancelled(row, 'the webhook is disabled', this.deps.now()));
       return;
     }
     if (!planAllows(endpoint, 'webhooks')) {
       await this.finish(
         row,
-        cancelled(row, 'plan_required: the workspace plan no longer includes webhooks', this.ctx.now()),
+        cancelled(row, 'plan_required: the workspace plan no longer includes webhooks', this.deps.now()),
       );
       return;
     }
@@ -295,7 +321,7 @@ export class WebhookDispatcher {
     this.metrics.attemptDuration.observe((performance.now() - started) / 1000);
     this.metrics.attempts.inc({ outcome: outcome.ok ? 'success' : 'failure' });
     const attempts = row.attempts + 1;
-    const now = this.ctx.now();
+    const now = this.deps.now();
     if (outcome.ok) {
       const recorded = await this.successes.add(row.id, outcome.statusCode ?? 200, outcome.responseBody);
       if (recorded) {
@@ -329,12 +355,12 @@ export class WebhookDispatcher {
       payload: row.payload,
       secret: endpoint.secret,
       timeoutMs: this.opts.timeoutMs,
-      nowMs: this.ctx.now(),
+      nowMs: this.deps.now(),
     });
   }
 
   private async finish(row: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
-    const recorded = await completeAttempt(this.writes, row.id, this.workerId, record, this.ctx.now());
+    const recorded = await completeAttempt(this.writes, row.id, this.workerId, record, this.deps.now());
     if (recorded && record.status !== 'pending') this.metrics.deliveries.inc({ status: record.status });
     return recorded;
   }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { dispatcherDeps } from '../services.ts';
 import { createTestContext, testDialects } from '../testing/context.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import {
@@ -31,7 +32,7 @@ describe.each(where)('hand-off of committed deliveries to this process’s dispa
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     // The loop claims once at start, then would sleep a minute: only the hand-off can send now.
-    const d = new WebhookDispatcher(ctx, { pollIntervalMs: 60_000, timeoutMs: 5_000 });
+    const d = new WebhookDispatcher(dispatcherDeps(ctx), { pollIntervalMs: 60_000, timeoutMs: 5_000 });
     d.start();
     await d.started;
     try {
@@ -72,7 +73,7 @@ describe.each(where)('hand-off of committed deliveries to this process’s dispa
     const site = await createSite(ctx.database, 'pro');
     await configureWebhook(ctx.database, site.siteId, receiver.url);
     await ctx.services.decisions.record(decisionRow(site));
-    const d = new WebhookDispatcher(ctx, { pollIntervalMs: 60_000 });
+    const d = new WebhookDispatcher(dispatcherDeps(ctx), { pollIntervalMs: 60_000 });
     d.start();
     await d.started;
     await d.stop();

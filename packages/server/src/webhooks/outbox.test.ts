@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { idTime } from '../decisions/decision-id.ts';
-import { type DecisionLog, openDecisionLog } from '../decisions/decision-log.ts';
+import type { DecisionLog } from '../decisions/decision-log.ts';
+import { openDecisionLog } from '../decisions/open-decision-log.ts';
 import type { Database } from '../storage/db.ts';
 import { openTestDatabase, testDialects } from '../testing/context.ts';
 import { cancelDeliveriesWithoutPlan, cancelPendingDeliveries, OutboxSignal } from './outbox.ts';

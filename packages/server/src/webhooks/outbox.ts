@@ -4,10 +4,15 @@ import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import type { ClaimedDelivery } from './delivery-store.ts';
 import { type DecisionForPayload, decisionCreatedData, serializeDecisionCreated } from './payload.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
+
+/** A delivery row as the dispatcher sends it (claimed from the table or handed off in memory). */
+export type ClaimedDelivery = Pick<
+  WebhookDeliveriesTable,
+  'id' | 'site_id' | 'decision_id' | 'payload' | 'attempts' | 'decision_created_at'
+>;
 
 /** A committed delivery handed to the dispatcher it is leased to. */
 export type HandedOffDelivery = ClaimedDelivery & Pick<WebhookDeliveriesTable, 'lease_until'>;

@@ -10,6 +10,7 @@ import type { DecisionCreatedEvent } from '@warden/protocol';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.ts';
+import { dispatcherDeps } from '../services.ts';
 import { createTestContext } from '../testing/context.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import {
@@ -37,7 +38,7 @@ describe('real deliveries against independent verifiers', () => {
     const secret = await configureWebhook(ctx.database, site.siteId, receiver.url);
     const decision = decisionRow(site);
     await ctx.services.decisions.record(decision);
-    await new WebhookDispatcher(ctx).runOnce();
+    await new WebhookDispatcher(dispatcherDeps(ctx)).runOnce();
     const captured = receiver.requests[0]!;
     const header = String(captured.headers['service-signature']);
     const event = Stripe.webhooks.constructEvent(
@@ -69,7 +70,7 @@ describe('real deliveries against independent verifiers', () => {
     handler = nodeHttpHandler(createWebhookReceiver({ secret, store, process: async () => undefined }));
     const decision = decisionRow(site);
     await ctx.services.decisions.record(decision);
-    const dispatcher = new WebhookDispatcher(ctx);
+    const dispatcher = new WebhookDispatcher(dispatcherDeps(ctx));
     await dispatcher.runOnce();
     // A lost acknowledgement: the same delivery arrives again and is recognised as a duplicate.
     await ctx.database.db

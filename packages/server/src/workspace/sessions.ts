@@ -50,3 +50,13 @@ export async function revokeSession(db: Kysely<DB>, sessionId: string, now: numb
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Whether the login session `sessionId` exists and is not revoked (every management request asks). */
+export async function sessionIsActive(db: Kysely<DB>, sessionId: string): Promise<boolean> {
+  const session = await db
+    .selectFrom('refresh_tokens')
+    .select(['revoked_at'])
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return session !== undefined && session.revoked_at === null;
+}

@@ -186,3 +186,16 @@ export async function rotateSiteKeys(
   await changes.changed(db);
   return keys;
 }
+
+/** The site key of the demo workspace's first site (the demo page scores with it), if any. */
+export async function firstDemoSiteKey(db: Kysely<DB>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sites')
+    .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
+    .select('sites.site_key')
+    .where('workspaces.demo', '=', 1)
+    .orderBy('sites.created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.site_key;
+}

@@ -173,3 +173,29 @@ export async function memberView(
 ): Promise<MemberView | undefined> {
   return (await listMembers(db, workspaceId)).find((m) => m.userId === userId);
 }
+
+/** The workspace `workspaceId` with `userId`'s role in it, when they are a member. */
+export async function workspaceOfMember(db: Kysely<DB>, userId: string, workspaceId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .selectAll('workspaces')
+    .select('memberships.role')
+    .where('memberships.user_id', '=', userId)
+    .where('memberships.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+/** A new workspace with `userId` as its owner, in one transaction. */
+export async function createOwnedWorkspace(
+  db: Kysely<DB>,
+  name: string,
+  userId: string,
+  now: number,
+): Promise<WorkspacesTable> {
+  return db.transaction().execute(async (trx) => {
+    const row = await createWorkspace(trx, { name }, now);
+    await addMembership(trx, row.id, userId, 'owner', now);
+    return row;
+  });
+}

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { enforceScoringRateLimit } from '../../pipeline/rate-limit.ts';
 import type { SitesTable } from '../../storage/schema.ts';
-import { EXPOSED_HEADERS, findSiteByKey } from '../site-auth.ts';
+import { EXPOSED_HEADERS } from '../site-auth.ts';
 import type { App } from '../types.ts';
 import { ANTIBOT_PREFIX } from './scoring-common.ts';
 
@@ -67,7 +67,7 @@ function registerOne(app: App, ctx: AppContext, url: string, summary: string, is
     async (request, reply) => {
       reply.header('vary', 'Origin');
       reply.header('cache-control', 'no-store');
-      const found = await findSiteByKey(ctx, request.query.sitekey);
+      const found = await ctx.services.sites.find(request.query.sitekey);
       const origin = requestOrigin(request);
       const allowed = found !== undefined && origin !== undefined && found.allowedOrigins.includes(origin);
       if (allowed) {

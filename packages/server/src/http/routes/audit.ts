@@ -2,11 +2,11 @@ import { Envelope } from '@warden/protocol';
 import { AuditPage, AuditQuery } from '@warden/protocol/management';
 import { auditPage, decodeAuditCursor } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
+import { badQuery } from '../../decisions/decision-time.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { badQuery } from './decision-time.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /** GET /api/audit?workspaceId=: the workspace's audit log, newest first (owners and analysts). */

@@ -10,7 +10,7 @@ import { DASHBOARD_NOT_BUILT, dashboardRoutes, resolveDashboardPath } from './da
 async function appWith(dist: string): Promise<TestApp> {
   const ctx = await createTestContext();
   const app = createFastify(ctx);
-  await app.register(async (scope) => dashboardRoutes(dist)(scope, ctx));
+  await app.register(async (scope) => dashboardRoutes(dist)(scope, { assets: ctx.services.assets }));
   await app.ready();
   return testAppOf(app, ctx);
 }

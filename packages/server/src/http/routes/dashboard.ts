@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
+import type { AssetCache } from '../../asset-cache.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
 
@@ -74,8 +74,13 @@ export function resolveDashboardPath(
   return { kind: 'file', file };
 }
 
+/** What the dashboard routes serve from: the process's asset cache. */
+export interface DashboardDeps {
+  readonly assets: Pick<AssetCache, 'read'>;
+}
+
 export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
-  return async function routes(app: App, ctx: AppContext): Promise<void> {
+  return async function routes(app: App, deps: DashboardDeps): Promise<void> {
     const hide = { schema: { hide: true } };
 
     app.get('/dashboard', hide, async (_request, reply) => reply.redirect('/dashboard/', 302));
@@ -89,7 +94,7 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
       if (target.kind === 'invalid') return reply.code(400).type(TEXT).send('Bad path\n');
       reply.header('x-content-type-options', 'nosniff');
       if (target.kind === 'file' && !target.file.endsWith(`${path.sep}index.html`)) {
-        const asset = ctx.services.assets.read(target.file);
+        const asset = deps.assets.read(target.file);
         if (!asset) return reply.code(404).type(TEXT).send('Not found\n');
         const hashed = rest.startsWith('assets/');
         reply.header('cache-control', hashed ? IMMUTABLE : 'public, max-age=3600').header('etag', asset.etag);
@@ -98,7 +103,7 @@ export function dashboardRoutes(dist: string = DASHBOARD_DIST) {
       }
       // A missing hashed asset is a 404 (an old tab after a deploy), never the page.
       if (rest.startsWith('assets/')) return reply.code(404).type(TEXT).send('Not found\n');
-      const page = ctx.services.assets.read(path.join(dist, 'index.html'));
+      const page = deps.assets.read(path.join(dist, 'index.html'));
       if (!page) return reply.code(503).type(TEXT).send(DASHBOARD_NOT_BUILT);
       return reply
         .header('cache-control', 'no-cache')

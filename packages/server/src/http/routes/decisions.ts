@@ -12,6 +12,7 @@ import {
 import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { badQuery } from '../../decisions/decision-time.ts';
 import type { DecisionFilters } from '../../decisions/search.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { labelResolver } from '../../entities/label-resolver.ts';
@@ -23,7 +24,6 @@ import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
-import { badQuery } from './decision-time.ts';
 import { decisionDetail, decisionSummary, SUMMARY_COLUMNS } from './decisions-schemas.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
@@ -34,7 +34,7 @@ import { typeboxValidatorCompiler } from './scoring-validation.ts';
  */
 export const DEFAULT_PAGE_SIZE = 50;
 
-export { badQuery, parseTime } from './decision-time.ts';
+export { badQuery, parseTime } from '../../decisions/decision-time.ts';
 
 function encodeCursor(row: { created_at: number; id: string }): string {
   return Buffer.from(`${Number(row.created_at)}.${row.id}`).toString('base64url');

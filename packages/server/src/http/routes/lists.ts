@@ -4,7 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { createList, deleteList, listView, updateListEntries } from '../../rules/repo.ts';
+import {
+  createList,
+  deleteList,
+  findList,
+  listsOfSite,
+  listView,
+  updateListEntries,
+} from '../../rules/repo.ts';
 import type { ListsTable } from '../../storage/rules-schema.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireSite } from '../auth.ts';
@@ -15,7 +22,7 @@ const tags = ['lists'];
 const security = [{ bearer: [] }];
 
 async function loadList(ctx: AppContext, request: FastifyRequest, id: string, operation: Operation) {
-  const row = await ctx.database.db.selectFrom('lists').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findList(ctx.database.db, id);
   if (!row) throw new ApiError('not_found', 'List not found.');
   try {
     await requireSite(ctx, principalOf(request), row.site_id, operation);
@@ -59,12 +66,7 @@ export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
     { schema: { ...summary('Allow and block lists of a site'), querystring: SiteQuery } },
     async (request) => {
       await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
-      const rows = await ctx.database.db
-        .selectFrom('lists')
-        .selectAll()
-        .where('site_id', '=', request.query.siteId)
-        .orderBy('name')
-        .execute();
+      const rows = await listsOfSite(ctx.database.db, request.query.siteId);
       return ok({ lists: rows.map(listView) });
     },
   );

@@ -1,19 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema, MemberSchema, RoleSchema } from '@warden/protocol/management';
-import type { Role } from '@warden/protocol/permissions';
-import type { Kysely } from 'kysely';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import type { Database, DB } from '../../storage/db.ts';
-import {
-  countOwners,
-  findMembership,
-  listMembers,
-  memberView,
-  removeMembership,
-  setRole,
-} from '../../workspace/workspaces.ts';
+import { changeMembership, memberEmail } from '../../workspace/membership-changes.ts';
+import { listMembers, memberView } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -22,36 +13,7 @@ import { bearer, Envelope } from './workspace-schemas.ts';
 
 const WorkspaceParams = Type.Object({ id: IdSchema });
 
-/** The member's e-mail, for the audit log (read before the change's transaction). */
-async function memberEmail(db: Kysely<DB>, userId: string): Promise<string | null> {
-  const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-  return user?.email ?? null;
-}
 const MemberParams = Type.Object({ id: IdSchema, userId: IdSchema });
-
-/**
- * Demoting or removing `userId` must leave the workspace at least one owner (409 conflict).
- * Checked inside the writing transaction, so two owners demoting each other at once cannot both win.
- */
-async function changeMembership(
-  database: Database,
-  workspaceId: string,
-  userId: string,
-  change: { role: Role } | 'remove',
-  audit: (trx: Kysely<DB>, before: Role) => Promise<void>,
-): Promise<void> {
-  await database.db.transaction().execute(async (trx) => {
-    const membership = await findMembership(trx, workspaceId, userId);
-    if (!membership) throw new ApiError('not_found', 'Member not found.');
-    const staysOwner = change !== 'remove' && change.role === 'owner';
-    if (membership.role === 'owner' && !staysOwner && (await countOwners(trx, workspaceId)) <= 1) {
-      throw new ApiError('conflict', 'A workspace needs at least one owner; appoint another owner first.');
-    }
-    if (change === 'remove') await removeMembership(trx, workspaceId, userId);
-    else await setRole(trx, workspaceId, userId, change.role);
-    await audit(trx, membership.role);
-  });
-}
 
 export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
   const db = ctx.database.db;

@@ -16,7 +16,7 @@ import { ApiError } from '../../errors.ts';
 import { runBacktest } from '../../rules/backtest.ts';
 import { backtestReporter } from '../../rules/backtest-report.ts';
 import { draftRuleset } from '../../rules/draft.ts';
-import { createRule, deleteRule, ruleView, updateRule } from '../../rules/repo.ts';
+import { createRule, deleteRule, findRule, rulesOfSite, ruleView, updateRule } from '../../rules/repo.ts';
 import { ruleStats } from '../../rules/stats.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireSite } from '../auth.ts';
@@ -28,7 +28,7 @@ const security = [{ bearer: [] }];
 
 /** The rule with that id, if the caller may do `operation` on its site; 404 otherwise. */
 async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, operation: Operation) {
-  const row = await ctx.database.db.selectFrom('rules').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findRule(ctx.database.db, id);
   if (!row) throw new ApiError('not_found', 'Rule not found.');
   try {
     await requireSite(ctx, principalOf(request), row.site_id, operation);
@@ -59,13 +59,7 @@ export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
     { schema: { ...summary('Custom rules of a site, highest priority first'), querystring: SiteQuery } },
     async (request) => {
       await requireSite(ctx, principalOf(request), request.query.siteId, 'read');
-      const rows = await ctx.database.db
-        .selectFrom('rules')
-        .selectAll()
-        .where('site_id', '=', request.query.siteId)
-        .orderBy('priority', 'desc')
-        .orderBy('created_at', 'asc')
-        .execute();
+      const rows = await rulesOfSite(ctx.database.db, request.query.siteId);
       return ok({ rules: rows.map(ruleView) });
     },
   );

@@ -59,10 +59,10 @@ export function surfaceHooks(
     reply.headers(await enforceScoringRateLimit(ctx, surface, scoringSiteOf(request).site.id, request.ip));
   };
   return {
-    preValidation: siteAuthHook(ctx, surface),
+    preValidation: siteAuthHook(ctx.services.sites, surface),
     // `rateLimit: false`: the handler passes the limit to scoring (ScoreEventInput.limit).
     preHandler: options.rateLimit === false ? extraChecks : [...extraChecks, rateLimit],
-    ...(surface === 'browser' ? { onSend: browserErrorCors(ctx) } : {}),
+    ...(surface === 'browser' ? { onSend: browserErrorCors(ctx.services.sites) } : {}),
   };
 }
 

@@ -118,7 +118,7 @@ export async function scoringApi(app: App, ctx: AppContext, services: ScoringSer
     registerToolRoutes(app, ctx, services, surface);
   }
   registerAltchaRoute(app, ctx);
-  const preflight = preflightHandler(ctx);
+  const preflight = preflightHandler(ctx.services.sites);
   for (const path of BROWSER_PATHS)
     app.options(`${ANTIBOT_PREFIX}${path}`, { schema: { hide: true } }, preflight);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.ts';
+import type { AssetCache } from '../../asset-cache.ts';
 import { PACKAGES_DIR } from '../../paths.ts';
 import type { App } from '../types.ts';
 
@@ -25,21 +25,15 @@ const SDK_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 const NOT_BUILT =
   'Warden browser SDK is not built. Run `npm run build:browser` (npm install does it) and reload.\n';
 
-async function demoSiteKey(ctx: AppContext): Promise<string | undefined> {
-  const row = await ctx.database.db
-    .selectFrom('sites')
-    .innerJoin('workspaces', 'workspaces.id', 'sites.workspace_id')
-    .select('sites.site_key')
-    .where('workspaces.demo', '=', 1)
-    .orderBy('sites.created_at')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.site_key;
+/** What the static routes serve from: the asset cache, and the demo site's key for the demo page. */
+export interface StaticDeps {
+  readonly assets: Pick<AssetCache, 'read'>;
+  demoSiteKey(): Promise<string | undefined>;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function staticRoutes(app: App, deps: StaticDeps): Promise<void> {
   const hide = { schema: { hide: true } };
 
   const sdkFile = { schema: { hide: true, params: Type.Object({ file: Type.String() }) } };
@@ -48,7 +42,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
     if (file === 'integrity.json') {
       const out: Record<string, { integrity: string; size: number }> = {};
       for (const name of Object.keys(SDK_FILES)) {
-        const a = ctx.services.assets.read(path.join(DIST, name));
+        const a = deps.assets.read(path.join(DIST, name));
         if (a) out[name] = { integrity: a.integrity, size: a.body.length };
       }
       if (!out['warden.js']) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
@@ -59,7 +53,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
     }
     const type = SDK_FILES[file];
     if (!type) return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n');
-    const asset = ctx.services.assets.read(path.join(DIST, file));
+    const asset = deps.assets.read(path.join(DIST, file));
     if (!asset) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
     reply
       .header('cache-control', SDK_CACHE)
@@ -74,10 +68,10 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
   });
 
   app.get('/demo', hide, async (_request, reply) => {
-    const page = ctx.services.assets.read(path.join(DEMO, 'index.html'));
+    const page = deps.assets.read(path.join(DEMO, 'index.html'));
     if (!page) return reply.code(404).type('text/plain; charset=utf-8').send('Demo page missing\n');
-    const siteKey = await demoSiteKey(ctx);
-    const sdk = ctx.services.assets.read(path.join(DIST, 'warden.js'));
+    const siteKey = await deps.demoSiteKey();
+    const sdk = deps.assets.read(path.join(DIST, 'warden.js'));
     const html = page.body
       .toString('utf8')
       .replace('{{SITE_KEY}}', escapeHtml(siteKey ?? ''))
@@ -90,7 +84,7 @@ export async function staticRoutes(app: App, ctx: AppContext): Promise<void> {
   });
 
   app.get('/demo/demo.js', hide, async (_request, reply) => {
-    const script = ctx.services.assets.read(path.join(DEMO, 'demo.js'));
+    const script = deps.assets.read(path.join(DEMO, 'demo.js'));
     if (!script) return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n');
     return reply.header('cache-control', 'no-cache').header('etag', script.etag).type(JS).send(script.body);
   });

@@ -8,12 +8,12 @@ import {
   TopValues,
 } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
+import { badQuery, parseTime } from '../../decisions/decision-time.ts';
 import { topDecisionValues } from '../../overview/top-values.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { badQuery, parseTime } from './decision-time.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**

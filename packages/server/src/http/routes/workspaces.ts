@@ -1,12 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NameSchema, WorkspaceSchema } from '@warden/protocol/management';
 import type { AppContext } from '../../context.ts';
-import {
-  addMembership,
-  createWorkspace,
-  listWorkspacesOf,
-  workspaceView,
-} from '../../workspace/workspaces.ts';
+import { createOwnedWorkspace, listWorkspacesOf, workspaceView } from '../../workspace/workspaces.ts';
 import { accessCheck } from '../access.ts';
 import { authenticate, principalOf, requireUnscoped } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -55,11 +50,7 @@ export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> 
     async (request, reply) => {
       const principal = principalOf(request);
       const now = ctx.now();
-      const workspace = await db.transaction().execute(async (trx) => {
-        const row = await createWorkspace(trx, { name: request.body.name.trim() }, now);
-        await addMembership(trx, row.id, principal.userId, 'owner', now);
-        return row;
-      });
+      const workspace = await createOwnedWorkspace(db, request.body.name.trim(), principal.userId, now);
       reply.status(201);
       return ok(workspaceView(workspace, 'owner'));
     },

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Query-string helpers shared by the decision, stats and search routes. */
 export function badQuery(path: string, message: string): ApiError {
