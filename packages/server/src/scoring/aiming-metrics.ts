@@ -1,3 +1,4 @@
+import { type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
 import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
@@ -49,6 +50,11 @@ export interface AimingMetrics {
    * length). Null under two reaches or when they are all of one length.
    */
   speed_slope: number | null;
+  /**
+   * Movement time against distance over the judged reaches (aiming-time.ts): the time exponent
+   * (slope of log time on log path length) and its standard error. Null under three reaches.
+   */
+  time_fit: ReachTimeFit | null;
   /** Median interval between the judged reaches' samples (ms); the sampling the metrics rest on. */
   median_interval_ms: number | null;
 }
@@ -117,6 +123,7 @@ export const NO_AIMING: AimingMetrics = {
   arrived: 0,
   length_ratio: null,
   speed_slope: null,
+  time_fit: null,
   median_interval_ms: null,
 };
 
@@ -205,6 +212,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     arrived,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
+    time_fit: reachTimeFit(reaches),
     median_interval_ms: intervals[intervals.length >> 1]!,
   };
 }

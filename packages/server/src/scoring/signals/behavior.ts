@@ -54,7 +54,7 @@ export const behavior: SignalFamily = {
     mouse_speed_ignores_distance: {
       score: 30,
       description:
-        'A mouse stroke four or more times longer than another reached no higher speed: a hand covers a longer distance by moving faster (isochrony); a generator stepping the pointer at one speed does not.',
+        "The page's reaches to what it pressed took time in proportion to their distance, every reach at one speed: a hand covers a longer distance faster (Fitts' law) and scatters from reach to reach; a generator stepping the pointer at one speed does not. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch or input in jumps.",
     },
     mouse_smooth_curve: {
       score: 30,
@@ -131,9 +131,10 @@ export const behavior: SignalFamily = {
       );
     }
     if (speedIgnoresDistance(f)) {
+      const fit = b.aiming.time_fit;
       out.push(
         emit(this, 'mouse_speed_ignores_distance', {
-          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another cruised at ${(b.stroke_speed_ratio ?? 0).toFixed(2)}× its speed.`,
+          description: `${b.aiming.reaches} reaches, the longest ${(b.aiming.length_ratio ?? 0).toFixed(1)}× the shortest: time ∝ length^${(fit?.exponent ?? 0).toFixed(2)} ± ${(fit?.se ?? 0).toFixed(2)}.`,
         }),
       );
     }
