@@ -24,7 +24,7 @@ describe('movement time against distance over a page (reachTimeFit)', () => {
     const random = mulberry32(7);
     let over = 0;
     for (let page = 0; page < 1000; page++) {
-      const lengths = [500 + 300 * random(), 90 + 40 * random(), 90 + 40 * random()];
+      const lengths = [600 + 300 * random(), 80 + 40 * random(), 80 + 40 * random()];
       const fit = reachTimeFit(reaches(lengths, fittsTimes(lengths, random)))!;
       if (fit.exponent - fit.se >= 0.8) over++;
     }
@@ -34,5 +34,6 @@ describe('movement time against distance over a page (reachTimeFit)', () => {
   it('needs three reaches of different lengths', () => {
     expect(reachTimeFit(reaches([640, 120], [1280, 240]))).toBeNull();
     expect(reachTimeFit(reaches([200, 200, 200], [400, 300, 500]))).toBeNull();
+    expect(reachTimeFit(reaches([400, 200, 120], [800, 400, 240]))).toBeNull();
   });
 });

@@ -10,6 +10,16 @@
  * and the slope's standard error carries the page's scatter and the number of its reaches.
  */
 
+/**
+ * The fit weighs only directed reaches: the chord (from rest to where the pointer stopped) this
+ * share of the path length or more, as the stroke ratio before it did. Fitts' law is a law of
+ * aimed movements; a hand circling before it presses (DELBOT's people drawing circles) need not
+ * be faster over a longer path, and WindMouse's reaches are directed.
+ */
+export const DIRECTED_CHORD = 0.7;
+/** …and only when the longest of them is this many times the shortest or more (AIMING.minLengthRatio). */
+export const FIT_LENGTH_RATIO = 4.5;
+
 /** A reach judged for aiming (aiming-metrics.ts): its path length (px) and mean speed (px/ms). */
 export interface TimedReach {
   length: number;
@@ -29,7 +39,8 @@ export interface ReachTimeFit {
 
 /**
  * The time exponent of the reaches and its standard error; null under three reaches (a line
- * through two points has no scatter to judge) or when their lengths do not vary.
+ * through two points has no scatter to judge) or when the longest is under FIT_LENGTH_RATIO times
+ * the shortest (distance cannot show).
  */
 export function reachTimeFit(reaches: readonly TimedReach[]): ReachTimeFit | null {
   const n = reaches.length;
@@ -49,7 +60,13 @@ export function reachTimeFit(reaches: readonly TimedReach[]): ReachTimeFit | nul
     sxx += dx * dx;
     sxy += dx * (Math.log(r.length / r.meanSpeed) - my);
   }
-  if (sxx <= 1e-9) return null;
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  for (const r of reaches) {
+    min = Math.min(min, r.length);
+    max = Math.max(max, r.length);
+  }
+  if (sxx <= 1e-9 || max < FIT_LENGTH_RATIO * min) return null;
   const exponent = sxy / sxx;
   let ssr = 0;
   for (const r of reaches) {
