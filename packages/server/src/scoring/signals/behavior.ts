@@ -15,6 +15,7 @@ import {
   syntheticJitter,
 } from './behavior-tells.ts';
 import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
+import { countGeometryOnce, PATH_GEOMETRY } from './path-geometry.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 const BOT_TELLS = new Set([
@@ -178,8 +179,12 @@ export const behavior: SignalFamily = {
         }),
       );
     }
+    // The path-geometry tells read one thing (the strokes' shape): they score and count once.
+    const counted = countGeometryOnce(out);
+    out.splice(0, out.length, ...counted.signals);
     const tells =
-      out.filter((s) => BOT_TELLS.has(s.rule)).length +
+      out.filter((s) => BOT_TELLS.has(s.rule) && !PATH_GEOMETRY.has(s.rule)).length +
+      counted.geometry +
       // Sparse updates abstain the path tells; with a tell of another kind (zero-length moves,
       // clicks, keys) they still count once.
       (sparseUpdates(f) ? 1 : 0) +
