@@ -88,7 +88,7 @@ export const behavior: SignalFamily = {
     behavior_bot_combined: {
       score: 20,
       description:
-        'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree.',
+        'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree; the path-geometry tells (straight, smooth, sharp turns, jitter) count once.',
     },
     behavior_humanlike: {
       score: -15,
