@@ -21,6 +21,16 @@ export const TIME_FIT = {
    * as far as its reaches agree with each other (with three reaches, one degree of freedom).
    */
   seMargin: 1,
+  /**
+   * A stroke pair at one speed (the longest aimed stroke's cruise speed no higher than the
+   * shortest's: BEHAVIOR.isochrony*) counts where the page's reaches agree: their time exponent
+   * this high or more, whatever its scatter (well above the 0.45 of Fitts' law with no
+   * intercept). WindMouse in real chromium on a loaded machine: a late event adds time to one
+   * reach and the scatter hides the page (0.77 ± 0.29), while its strokes still cruise at one
+   * speed (0.98–1.06×); people timed by Fitts' law whose stroke pair does that mostly have page
+   * exponents under it (KH2017 odd subjects: 28 of 5,400 pages meet either, 103 the pair alone).
+   */
+  pairedExponent: 0.75,
 };
 
 /**
@@ -31,8 +41,15 @@ export const TIME_FIT = {
  * the distance, every reach on one line. Abstains where the page-level aiming tells do (touch, a
  * phone, under three reaches, the longest under 4.5 times the shortest, sampled every 40 ms or
  * slower); `mouse_speed_ignores_distance` (behavior-tells.ts) abstains on sparse input as well.
+ * `strokesAtOneSpeed`: the page's longest aimed stroke cruised no faster than its shortest (then
+ * an exponent of TIME_FIT.pairedExponent suffices).
  */
-export function reachTimeIgnoresDistance(f: Features): boolean {
+export function reachTimeIgnoresDistance(f: Features, strokesAtOneSpeed = false): boolean {
   const fit = f.behavior.aiming.time_fit;
-  return fit !== null && judged(f) && fit.exponent - TIME_FIT.seMargin * fit.se >= TIME_FIT.minExponent;
+  return (
+    fit !== null &&
+    judged(f) &&
+    (fit.exponent - TIME_FIT.seMargin * fit.se >= TIME_FIT.minExponent ||
+      (strokesAtOneSpeed && fit.exponent >= TIME_FIT.pairedExponent))
+  );
 }
