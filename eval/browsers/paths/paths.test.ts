@@ -11,27 +11,28 @@ import { windMousePath } from './windmouse.ts';
 const from = { x: 200, y: 700 };
 const far = { x: 820, y: 300 }; // 738 px away
 const near = { x: 820, y: 410 }; // then 110 px further
+const nearer = { x: 820, y: 520 }; // and 110 px again
 
 /**
- * A login's moves as the SDK records them (16 ms throttle): a long move, 3 s of typing, a short
- * one; each move ends in a press 120 ms later where it stopped (the benchmark's scripts click after
- * 80–220 ms), which makes both aimed strokes.
+ * A login's moves as the SDK records them (16 ms throttle): the moves one after another with 3 s
+ * of typing between them; each move ends in a press 120 ms later where it stopped (the benchmark's
+ * scripts click after 80–220 ms), which makes each an aimed reach.
  */
-function sdkSamples(
-  first: TimedPoint[],
-  second: TimedPoint[],
-): { mouse: number[][]; click_samples: number[][] } {
+function sdkSamples(...moves: TimedPoint[][]): { mouse: number[][]; click_samples: number[][] } {
   const mouse: number[][] = [];
-  const shifted = second.map((q) => ({ ...q, t: q.t + first[first.length - 1]!.t + 3000 }));
-  for (const p of [...first, ...shifted]) {
-    const last = mouse[mouse.length - 1];
-    if (!last || p.t - last[0]! >= 16) mouse.push([p.t, Math.round(p.x), Math.round(p.y)]);
+  const presses: number[][] = [];
+  let offset = 0;
+  for (const move of moves) {
+    const shifted = move.map((q) => ({ ...q, t: q.t + offset }));
+    for (const p of shifted) {
+      const last = mouse[mouse.length - 1];
+      if (!last || p.t - last[0]! >= 16) mouse.push([p.t, Math.round(p.x), Math.round(p.y)]);
+    }
+    const end = shifted[shifted.length - 1]!;
+    presses.push([end.t + 120, Math.round(end.x), Math.round(end.y), 0]);
+    offset = end.t + 3000;
   }
-  const press = (pts: TimedPoint[]) => {
-    const end = pts[pts.length - 1]!;
-    return [end.t + 120, Math.round(end.x), Math.round(end.y), 0];
-  };
-  return { mouse, click_samples: [press(first), press(shifted)] };
+  return { mouse, click_samples: presses };
 }
 
 const ends = (pts: TimedPoint[], at: { x: number; y: number }) => {
@@ -48,20 +49,21 @@ describe('the npm windmouse package as an adversary', () => {
     for (let i = 1; i < a.length; i++) expect(a[i]!.t).toBeGreaterThanOrEqual(a[i - 1]!.t);
   });
 
-  it('moves a long and a short distance at one speed, which mouse_speed_ignores_distance flags', async () => {
-    // Speed grows with distance for people (every DELBOT pair 4× apart cruises ≥ length^0.12 faster);
-    // WindMouse's stays put (under ^0.08, the signal's limit).
+  it('takes time in proportion to distance over a page, which mouse_speed_ignores_distance flags', async () => {
+    // A hand's time grows with the log of the distance (Fitts' law); WindMouse's in proportion to
+    // it (time exponent near 1, every reach on the line).
     let judged = 0;
     for (let seed = 1; seed <= 20; seed++) {
       const random = mulberry32(seed);
       const long = await windMousePath(from, far, random);
       const short = await windMousePath(far, near, random);
-      const f = baseFeatures({ behavior: behaviorMetrics(sdkSamples(long, short)) });
-      const { stroke_length_ratio: length, stroke_speed_ratio: speed } = f.behavior;
-      if (length === null || speed === null) continue; // the short move fit in under 8 samples
+      const shorter = await windMousePath(near, nearer, random);
+      const f = baseFeatures({ behavior: behaviorMetrics(sdkSamples(long, short, shorter)) });
+      const fit = f.behavior.aiming.time_fit;
+      if (fit === null || f.behavior.aiming.reaches < 3) continue; // a short move fit in too few samples
       judged++;
-      expect(length, `seed ${seed}`).toBeGreaterThan(4);
-      expect(Math.log(speed) / Math.log(length), `seed ${seed}`).toBeLessThan(0.08);
+      expect(f.behavior.aiming.length_ratio, `seed ${seed}`).toBeGreaterThan(4.5);
+      expect(fit.exponent, `seed ${seed}`).toBeGreaterThan(0.85);
       expect(speedIgnoresDistance(f), `seed ${seed}`).toBe(true);
     }
     expect(judged).toBeGreaterThanOrEqual(15);

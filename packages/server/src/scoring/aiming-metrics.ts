@@ -1,3 +1,4 @@
+import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
 import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
@@ -49,6 +50,11 @@ export interface AimingMetrics {
    * length). Null under two reaches or when they are all of one length.
    */
   speed_slope: number | null;
+  /**
+   * Movement time against distance over the judged reaches (aiming-time.ts): the time exponent
+   * (slope of log time on log path length) and its standard error. Null under three reaches.
+   */
+  time_fit: ReachTimeFit | null;
   /** Median interval between the judged reaches' samples (ms); the sampling the metrics rest on. */
   median_interval_ms: number | null;
 }
@@ -102,9 +108,14 @@ export const AIMING_METRIC_THRESHOLDS = {
   BELL_PEAK_OVER_MEAN,
 };
 
+/** The reaches the time fit weighs (aiming-time.ts DIRECTED_CHORD): aimed along a line, not circling. */
+const directed = (r: Reach) => r.chord >= DIRECTED_CHORD * r.length;
+
 interface Reach {
   length: number;
   meanSpeed: number;
+  /** Straight-line distance from where the pointer rested to where it stopped (px). */
+  chord: number;
 }
 
 /** No reach judged (no behaviour evidence, or no press after a movement). */
@@ -117,6 +128,7 @@ export const NO_AIMING: AimingMetrics = {
   arrived: 0,
   length_ratio: null,
   speed_slope: null,
+  time_fit: null,
   median_interval_ms: null,
 };
 
@@ -192,7 +204,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     if (ranInto(path, start, last)) arrived++;
-    reaches.push({ length, meanSpeed });
+    reaches.push({ length, meanSpeed, chord: hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) });
   }
   if (reaches.length === 0) return NO_AIMING;
   intervals.sort((a, b) => a - b);
@@ -205,6 +217,7 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     arrived,
     length_ratio: reaches.length >= 2 ? lengthRatio(reaches) : null,
     speed_slope: speedSlope(reaches),
+    time_fit: reachTimeFit(reaches.filter(directed)),
     median_interval_ms: intervals[intervals.length >> 1]!,
   };
 }

@@ -64,7 +64,7 @@ export const AIMING = {
  * or more, the longest AIMING.minLengthRatio times the shortest or more, sampled every
  * AIMING.maxIntervalMs or faster.
  */
-function judged(f: Features, maxIntervalMs = AIMING.maxIntervalMs): boolean {
+export function judged(f: Features, maxIntervalMs = AIMING.maxIntervalMs): boolean {
   const a = f.behavior.aiming;
   return (
     !f.ua_mobile &&

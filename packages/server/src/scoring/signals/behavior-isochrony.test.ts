@@ -143,29 +143,31 @@ describe('a long stroke no faster than a short one (mouse_speed_ignores_distance
   it('is no answer to the NaturalMouseMotion-style generator, whose moves take 0.5–1 s whatever the distance', () => {
     const nmm = RECORDED.sessions.filter((r) => r.setup === 'xdotool-nmm');
     expect(nmm).toHaveLength(6);
-    for (const s of nmm)
-      expect(
-        behaviorMetrics({ mouse: s.mouse, click_samples: s.clicks }).stroke_speed_ratio,
-        `run ${s.run}`,
-      ).toBeGreaterThan(5);
+    for (const s of nmm) {
+      const { f, rules } = signalRules(s.mouse, s.clicks);
+      expect(f.behavior.aiming.time_fit?.exponent, `run ${s.run}`).toBeLessThan(0.2);
+      expect(rules, `run ${s.run}`).not.toContain('mouse_speed_ignores_distance');
+    }
   });
 
-  it('never fires on the 187 DELBOT people, alone or 2–6 traces to a page, nor as other devices would deliver them', () => {
+  it("fires on at most 1 % of the 187 DELBOT people's pages, 2–6 traces to a page, under any device transform", () => {
+    // Circle drawing is no aiming, yet its pages end in presses. Twice as slow, one run of traces
+    // (68–73: three strokes at one speed, time exponent 0.95–1.12) meets the tell on 8 of 1,107
+    // overlapping pages; no other transform on any.
     const traces = humanTraces();
     expect(traces).toHaveLength(187);
     for (const [name, transform] of Object.entries(TRANSFORMS)) {
       let pages = 0;
+      let fired = 0;
       for (let k = 1; k <= 6; k++)
         for (let i = 0; i + k <= traces.length; i++) {
           const page = session(traces.slice(i, i + k).map(transform));
           const b = behaviorMetrics({ mouse: page.mouse, click_samples: page.clicks });
-          expect(
-            speedIgnoresDistance(baseFeatures({ behavior: b })),
-            `${name}: traces ${i}–${i + k - 1}`,
-          ).toBe(false);
+          if (speedIgnoresDistance(baseFeatures({ behavior: b }))) fired++;
           pages++;
         }
       expect(pages).toBe(1107);
+      expect(fired, name).toBeLessThanOrEqual(11);
     }
   });
 
@@ -184,9 +186,6 @@ describe('a long stroke no faster than a short one (mouse_speed_ignores_distance
         expect(strokes.filter((s) => s.directed)).toHaveLength(4);
         if (firesOverDirected(strokes)) firesOnDirected++;
         const b = behaviorMetrics({ mouse: page.mouse, click_samples: page.clicks });
-        expect(b.stroke_length_ratio, `trace ${i}, drift ${driftMs} ms`).toBeLessThan(
-          BEHAVIOR.isochronyLengthRatio,
-        );
         expect(speedIgnoresDistance(baseFeatures({ behavior: b })), `trace ${i}, drift ${driftMs} ms`).toBe(
           false,
         );
@@ -216,17 +215,26 @@ describe('a long stroke no faster than a short one (mouse_speed_ignores_distance
     }
   });
 
-  it('needs the long stroke 4× the short one: a generator at one speed over similar distances is not judged', () => {
-    const line = (t0: number, length: number): Sample[] =>
-      Array.from({ length: Math.round(length / 16) + 1 }, (_, i) => [t0 + 16 * i, 100 + 16 * i, 300]);
-    const b = behaviorMetrics({
-      mouse: [...line(0, 200), ...line(3000, 600)],
-      click_samples: [
-        [400, 300, 300],
-        [3800, 700, 300],
-      ],
-    });
-    expect(b.stroke_length_ratio).toBeLessThan(BEHAVIOR.isochronyLengthRatio);
-    expect(speedIgnoresDistance(baseFeatures({ behavior: b }))).toBe(false);
+  it('needs three reaches, the longest 4.5× the shortest: a generator at one speed over similar distances is not judged', () => {
+    const line = (t0: number, from: number, length: number): Sample[] =>
+      Array.from({ length: Math.round(length / 16) + 1 }, (_, i) => [t0 + 16 * i, from + 16 * i, 300]);
+    const page = (lengths: number[]) => {
+      const mouse: Sample[] = [[0, 100, 300]];
+      const clicks: Sample[] = [];
+      let t = 2000;
+      let x = 100;
+      for (const length of lengths) {
+        const moves = line(t, x, length).slice(1);
+        mouse.push(...moves);
+        const end = moves[moves.length - 1]!;
+        clicks.push([end[0]! + 120, end[1]!, 300]);
+        t = end[0]! + 3000;
+        x = end[1]!;
+      }
+      return baseFeatures({ behavior: behaviorMetrics({ mouse, click_samples: clicks }) });
+    };
+    expect(speedIgnoresDistance(page([640, 128, 112]))).toBe(true);
+    expect(speedIgnoresDistance(page([640, 112]))).toBe(false);
+    expect(speedIgnoresDistance(page([320, 240, 112]))).toBe(false);
   });
 });

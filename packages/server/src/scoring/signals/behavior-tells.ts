@@ -5,6 +5,7 @@
  */
 
 import type { Features } from '../features.ts';
+import { reachTimeIgnoresDistance } from './aiming-time.ts';
 import { inputTells } from './input.ts';
 import { FORM_EVENTS } from './types.ts';
 
@@ -40,19 +41,12 @@ export const BEHAVIOR = {
   sparseSteps: 10,
   sparseShare: 0.15,
   /**
-   * `mouse_speed_ignores_distance`: the longest aimed stroke (directed, and a press follows where
-   * it stopped: mouse-aimed.ts AIMED_PRESS_MS, AIMED_PRESS_PX) at least this many times the shortest
-   * (path length)…
+   * The stroke pair at one speed (strokesAtOneSpeed: the longest aimed stroke this many times
+   * the shortest, its cruise speed grown by less than lengthRatio^exponent). The tell until issue
+   * 24; now it only lowers the page-level bar of `mouse_speed_ignores_distance` (aiming-time.ts
+   * TIME_FIT.pairedExponent).
    */
   isochronyLengthRatio: 4,
-  /**
-   * …and its cruise speed (the middle half of the path over its time) grew by less than
-   * lengthRatio^this. People move further by moving faster (isochrony: DELBOT strokes' peak speed
-   * ∝ length^0.65; every pair of human strokes 4× apart, also scaled ×0.5/×2 in time or space and
-   * resampled to 60/30 Hz, has a cruise-speed exponent ≥ 0.12); WindMouse steps at one speed
-   * whatever the distance (−0.07–0.07 offline, −0.28–0.05 in 9 real-browser logins).
-   * docs/signals.md.
-   */
   isochronyExponent: 0.08,
   keyCv: 0.08,
   fastSubmitMs: 1500,
@@ -130,18 +124,24 @@ export function sparseUpdates(f: Features): boolean {
 }
 
 /**
- * A long aimed stroke (one ended by a press where it stopped; a slow drift while reading is not
- * aimed) no faster than a short one: the long stroke is BEHAVIOR.isochronyLengthRatio or
- * more times the short one's length, yet its cruise speed is under lengthRatio^isochronyExponent
- * times the short one's. A hand covers a bigger distance in little more time, so its speed
- * grows with the distance; a generator stepping the pointer at one speed (WindMouse, fixed step
- * sizes at fixed sleeps) moves every distance at the same speed.
+ * The page's reaches took time in proportion to their distance (reachTimeIgnoresDistance,
+ * aiming-time.ts: a generator stepping the pointer at one speed, WindMouse), the page's stroke
+ * pair at one speed (strokesAtOneSpeed) lowering the bar. Abstains where the page-level aiming
+ * tells do, and on sparse input with the other path tells.
  */
-export function speedIgnoresDistance(f: Features): boolean {
+export const speedIgnoresDistance: Check = (f) =>
+  pathJudged(f) && reachTimeIgnoresDistance(f, strokesAtOneSpeed(f));
+
+/**
+ * The longest aimed stroke (a press follows where it stopped) BEHAVIOR.isochronyLengthRatio or
+ * more times the shortest, its cruise speed under lengthRatio^BEHAVIOR.isochronyExponent times
+ * the shortest's. Not a tell alone (people timed by Fitts' law meet it on 2 % of pages): it
+ * lowers the page-level bar of `mouse_speed_ignores_distance`.
+ */
+function strokesAtOneSpeed(f: Features): boolean {
   const lengthRatio = f.behavior.stroke_length_ratio;
   const speedRatio = f.behavior.stroke_speed_ratio;
   return (
-    pathJudged(f) &&
     lengthRatio !== null &&
     speedRatio !== null &&
     lengthRatio >= BEHAVIOR.isochronyLengthRatio &&

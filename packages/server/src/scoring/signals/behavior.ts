@@ -15,6 +15,7 @@ import {
   syntheticJitter,
 } from './behavior-tells.ts';
 import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
+import { countGeometryOnce, PATH_GEOMETRY } from './path-geometry.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 const BOT_TELLS = new Set([
@@ -54,7 +55,7 @@ export const behavior: SignalFamily = {
     mouse_speed_ignores_distance: {
       score: 30,
       description:
-        'A mouse stroke four or more times longer than another reached no higher speed: a hand covers a longer distance by moving faster (isochrony); a generator stepping the pointer at one speed does not.',
+        "The page's reaches to what it pressed took time in proportion to their distance, every reach at one speed: a hand covers a longer distance faster (Fitts' law) and scatters from reach to reach; a generator stepping the pointer at one speed does not. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch or input in jumps.",
     },
     mouse_smooth_curve: {
       score: 30,
@@ -87,7 +88,7 @@ export const behavior: SignalFamily = {
     behavior_bot_combined: {
       score: 20,
       description:
-        'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree.',
+        'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree; the path-geometry tells (straight, smooth, sharp turns, jitter) count once.',
     },
     behavior_humanlike: {
       score: -15,
@@ -131,9 +132,10 @@ export const behavior: SignalFamily = {
       );
     }
     if (speedIgnoresDistance(f)) {
+      const fit = b.aiming.time_fit;
       out.push(
         emit(this, 'mouse_speed_ignores_distance', {
-          description: `A stroke ${(b.stroke_length_ratio ?? 0).toFixed(1)}× longer than another cruised at ${(b.stroke_speed_ratio ?? 0).toFixed(2)}× its speed.`,
+          description: `${b.aiming.reaches} reaches, the longest ${(b.aiming.length_ratio ?? 0).toFixed(1)}× the shortest: time ∝ length^${(fit?.exponent ?? 0).toFixed(2)} ± ${(fit?.se ?? 0).toFixed(2)}.`,
         }),
       );
     }
@@ -177,8 +179,12 @@ export const behavior: SignalFamily = {
         }),
       );
     }
+    // The path-geometry tells read one thing (the strokes' shape): they score and count once.
+    const counted = countGeometryOnce(out);
+    out.splice(0, out.length, ...counted.signals);
     const tells =
-      out.filter((s) => BOT_TELLS.has(s.rule)).length +
+      out.filter((s) => BOT_TELLS.has(s.rule) && !PATH_GEOMETRY.has(s.rule)).length +
+      counted.geometry +
       // Sparse updates abstain the path tells; with a tell of another kind (zero-length moves,
       // clicks, keys) they still count once.
       (sparseUpdates(f) ? 1 : 0) +
