@@ -150,7 +150,7 @@ export const aiming: SignalFamily = {
     mouse_reaches_one_pace: {
       score: 20,
       description:
-        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch. Soft: never enough alone.",
+        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz (every 80 ms or faster where every reach covered its path evenly: mouse_reaches_untailed); never on touch. Soft: never enough alone.",
     },
     mouse_reaches_unbraked: {
       score: 20,
