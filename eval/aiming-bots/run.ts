@@ -11,8 +11,8 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
  * `npm run eval:aiming-bots -- <path-to>/mousetrap-kh2017/raw_data.csv.gz [--pages N] [--half odd|even]`
  *
  * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
- * login by the default rule set: per path library, the share of pages `mouse_reaches_one_pace`
- * and `mouse_reaches_unbraked` catch and the share not allowed; for people, the share either flags
+ * login by the default rule set: per path library, the share of pages `mouse_reaches_unshaped`,
+ * `mouse_reaches_one_pace`, `mouse_reaches_unbraked` and `mouse_reaches_untailed` catch and the share not allowed; for people, the share either flags
  * and the share with friction (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
@@ -21,6 +21,7 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
 const UNSHAPED = 'mouse_reaches_unshaped';
 const ONE_PACE = 'mouse_reaches_one_pace';
 const UNBRAKED = 'mouse_reaches_unbraked';
+const UNTAILED = 'mouse_reaches_untailed';
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -39,13 +40,23 @@ interface Tally {
   unshaped: number;
   onePace: number;
   unbraked: number;
+  untailed: number;
   /** Pages any aiming tell flagged. */
   tell: number;
   notAllowed: number;
   blocked: number;
 }
 function tally(evidences: Iterable<BehaviorEvidence>): Tally {
-  const t: Tally = { n: 0, unshaped: 0, onePace: 0, unbraked: 0, tell: 0, notAllowed: 0, blocked: 0 };
+  const t: Tally = {
+    n: 0,
+    unshaped: 0,
+    onePace: 0,
+    unbraked: 0,
+    untailed: 0,
+    tell: 0,
+    notAllowed: 0,
+    blocked: 0,
+  };
   for (const ev of evidences) {
     const s = scoreLogin(ev);
     const fired = (rule: string) => s.signals.some((x) => x.rule === rule);
@@ -53,7 +64,8 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     if (fired(UNSHAPED)) t.unshaped++;
     if (fired(ONE_PACE)) t.onePace++;
     if (fired(UNBRAKED)) t.unbraked++;
-    if (fired(UNSHAPED) || fired(ONE_PACE) || fired(UNBRAKED)) t.tell++;
+    if (fired(UNTAILED)) t.untailed++;
+    if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED].some(fired)) t.tell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -68,6 +80,7 @@ row('library', [
   'mouse_reaches_unshaped'.padEnd(32),
   'mouse_reaches_one_pace'.padEnd(32),
   'mouse_reaches_unbraked'.padEnd(32),
+  'mouse_reaches_untailed'.padEnd(32),
   'not allowed'.padEnd(32),
 ]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
@@ -79,6 +92,7 @@ for (const style of LIBRARIES) {
     share(t.unshaped, t.n),
     share(t.onePace, t.n),
     share(t.unbraked, t.n),
+    share(t.untailed, t.n),
     share(t.notAllowed, t.n),
   ]);
 }

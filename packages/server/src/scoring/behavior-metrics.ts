@@ -40,6 +40,12 @@ import {
   type StrokeStats,
   strokeStats,
 } from './mouse-strokes.ts';
+import {
+  NO_REACH_SHAPE,
+  REACH_SHAPE_THRESHOLDS,
+  type ReachShapeMetrics,
+  reachShapeMetrics,
+} from './reach-shape.ts';
 
 /**
  * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times
@@ -133,6 +139,8 @@ export interface BehaviorMetrics {
   pointer_grid: PointerGrid | null;
   /** How the pointer reached what it pressed, one reach per press (aiming-metrics.ts). */
   aiming: AimingMetrics;
+  /** How the reaches spread their path over their time (reach-shape.ts). */
+  reach_shape: ReachShapeMetrics;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -201,6 +209,7 @@ const EMPTY: BehaviorMetrics = {
   pointer_steps: null,
   pointer_grid: null,
   aiming: NO_AIMING,
+  reach_shape: NO_REACH_SHAPE,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -219,6 +228,7 @@ export const METRIC_THRESHOLDS = {
   AIMED_PRESS_PX,
   ...INPUT_METRIC_THRESHOLDS,
   ...AIMING_METRIC_THRESHOLDS,
+  ...REACH_SHAPE_THRESHOLDS,
 };
 
 function strokeRatios(
@@ -310,5 +320,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     pointer_steps: pointerSteps(evidence.pointer_steps),
     pointer_grid: pointerGrid(evidence.pointer_grid),
     aiming: aimingMetrics(mouse, clicks),
+    reach_shape: reachShapeMetrics(mouse, clicks),
   };
 }

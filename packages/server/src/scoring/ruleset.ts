@@ -21,6 +21,7 @@ import {
 import { network } from './signals/network.ts';
 import { CARD_TESTING_RUN, HARDWARE_MIN_DEVICES, PAYMENT_TIERS, payments } from './signals/payments.ts';
 import { pow } from './signals/pow.ts';
+import { REACH_SHAPE } from './signals/reach-shape.ts';
 import {
   DEVICE_CARRY_CAP,
   RECENT_RISK_MIN,
@@ -77,6 +78,7 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
     JSON.stringify({
       BEHAVIOR,
       AIMING,
+      REACH_SHAPE,
       VELOCITY_TIERS,
       INPUT,
       PAYMENT_TIERS,

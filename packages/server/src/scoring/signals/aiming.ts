@@ -1,5 +1,6 @@
 import { ARRIVED_AT } from '../aiming-metrics.ts';
 import type { Features } from '../features.ts';
+import { reachesUntailed, UNTAILED_RULES, untailedSignals } from './reach-shape.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /**
@@ -107,13 +108,15 @@ function inJumps(f: Features): boolean {
  * (reachesUnshaped), and the speed did not grow with the distance (slope under
  * AIMING.flatSpeedSlope), or hardly grew (under AIMING.maxSpeedSlope) and every reach set off and
  * arrived at speed. Abstains (false) on touch and mobile pages, under AIMING.minReaches reaches,
- * under AIMING.minLengthRatio, and when the reaches were sampled at AIMING.maxIntervalMs or slower.
+ * under AIMING.minLengthRatio, and when the reaches were sampled at AIMING.maxIntervalMs or slower
+ * — unless every reach covered its path evenly over time (reachesUntailed, reach-shape.ts: a
+ * measure that holds up to 80 ms between positions, where ghost-cursor's own steps come 40–60 ms
+ * apart in a loaded browser and the shape tests here abstain).
  */
 export function reachesOnePace(f: Features): boolean {
   const a = f.behavior.aiming;
   return (
-    judged(f) &&
-    (a.handlike === 0 || reachesUnshaped(f)) &&
+    ((judged(f) && (a.handlike === 0 || reachesUnshaped(f))) || reachesUntailed(f)) &&
     a.speed_slope !== null &&
     (a.speed_slope < AIMING.flatSpeedSlope ||
       (a.speed_slope < AIMING.maxSpeedSlope && a.abrupt === a.reaches))
@@ -147,13 +150,14 @@ export const aiming: SignalFamily = {
     mouse_reaches_one_pace: {
       score: 20,
       description:
-        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz; never on touch. Soft: never enough alone.",
+        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz (every 80 ms or faster where every reach covered its path evenly: mouse_reaches_untailed); never on touch. Soft: never enough alone.",
     },
     mouse_reaches_unbraked: {
       score: 20,
       description:
         "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
     },
+    ...UNTAILED_RULES,
   },
   evaluate(f) {
     const a = f.behavior.aiming;
@@ -176,6 +180,7 @@ export const aiming: SignalFamily = {
           description: `None of ${a.reaches} reaches was shaped as a hand's; ${a.arrived} arrived at ${Math.round(100 * ARRIVED_AT)} % of their top speed or more.`,
         }),
       );
+    out.push(...untailedSignals(f));
     return out;
   },
 };

@@ -1,0 +1,157 @@
+import { hypot } from './hypot.ts';
+import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
+import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
+
+/**
+ * The shape of the page's aimed reaches over time (docs/signals.md, `mouse_reaches_untailed`):
+ * how a reach spreads its path over its duration. A hand's aimed reach is a sum of lognormal
+ * speed pulses (Plamondon's kinematic theory): a fast primary submovement, peaked and skewed, and
+ * slow corrective ones into the target — its path piles up early and trails off in a long
+ * deceleration tail. A lognormal pulse alone has a kurtosis of 3 or more (of the time at which
+ * the path is covered); a minimum-jerk bell, the most symmetric a hand draws, 2.33. ghost-cursor
+ * steps along a Bezier curve at uniform parameter steps and WindMouse at one speed: their path is
+ * covered evenly over the time (a uniform spread: kurtosis 1.8) and the last tenth of the path
+ * takes a tenth of the time.
+ *
+ * Reaches are the ones aiming-metrics.ts judges (a press within AIMED_PRESS_MS and AIMED_PRESS_PX
+ * of where a movement since the last pause stopped, the whole way since the previous press, a
+ * chord of REACH_MIN_PX or more, REACH_MIN_SPEEDS intervals or more); the selection is repeated
+ * here so the two concerns can change apart.
+ */
+export interface ReachShapeMetrics {
+  /** Reaches measured. */
+  reaches: number;
+  /**
+   * Reaches with no deceleration tail: the time at which their path was covered is spread flatter
+   * than a bell (kurtosis under UNTAILED_KURTOSIS) and their last tenth of path took under
+   * UNTAILED_LAST_TENTH of their time.
+   */
+  untailed: number;
+  /** The highest kurtosis over the reaches (null without a reach): how peaked the most hand-like one was. */
+  max_kurtosis: number | null;
+}
+
+/** A reach's chord must be this long (px), as in aiming-metrics.ts. */
+export const SHAPE_REACH_MIN_PX = 50;
+/** …and have this many sample intervals, as in aiming-metrics.ts. */
+export const SHAPE_REACH_MIN_SPEEDS = 4;
+/**
+ * Flatter than a bell: a minimum-jerk speed profile (the most symmetric a hand draws) has a
+ * kurtosis of 2.33, a lognormal pulse 3 or more, an even speed 1.8. People aiming (KH2017, odd
+ * subjects): the 5th percentile of their reaches 1.7, the median 3.2, and on a page of three
+ * reaches at least one at 2.3 or more on 98–99 % of pages.
+ */
+export const UNTAILED_KURTOSIS = 2.3;
+/**
+ * …and the last tenth of the path took under this share of the reach's time (an even speed: a
+ * tenth; people: a median of 28 %, the final approach and its corrections).
+ */
+export const UNTAILED_LAST_TENTH = 0.2;
+
+export const REACH_SHAPE_THRESHOLDS = {
+  SHAPE_REACH_MIN_PX,
+  SHAPE_REACH_MIN_SPEEDS,
+  UNTAILED_KURTOSIS,
+  UNTAILED_LAST_TENTH,
+};
+
+export const NO_REACH_SHAPE: ReachShapeMetrics = { reaches: 0, untailed: 0, max_kurtosis: null };
+
+/** The reaches' shapes over time, one reach per press ([t, x, y, …], time order). */
+export function reachShapeMetrics(
+  path: MousePath,
+  presses: readonly (readonly number[])[],
+): ReachShapeMetrics {
+  let reaches = 0;
+  let untailed = 0;
+  let maxKurtosis = Number.NEGATIVE_INFINITY;
+  for (const [start, last] of reachSpans(path, presses)) {
+    const shape = spreadOverTime(path, start, last);
+    if (shape === null) continue;
+    reaches++;
+    maxKurtosis = Math.max(maxKurtosis, shape.kurtosis);
+    if (shape.kurtosis < UNTAILED_KURTOSIS && shape.lastTenth < UNTAILED_LAST_TENTH) untailed++;
+  }
+  return reaches === 0 ? NO_REACH_SHAPE : { reaches, untailed, max_kurtosis: maxKurtosis };
+}
+
+/** [start, last] sample indices of each judged reach (the selection of aiming-metrics.ts). */
+export function reachSpans(
+  path: MousePath,
+  presses: readonly (readonly number[])[],
+): Array<[number, number]> {
+  const { n, t, x, y } = path;
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  let after = Number.NEGATIVE_INFINITY;
+  for (const press of presses) {
+    const [pt, px, py] = press as [number, number, number];
+    while (from < n && t[from]! <= after) from++;
+    after = pt;
+    let end = from;
+    while (end < n && t[end]! <= pt) end++;
+    const last = end - 1;
+    if (last - from < SHAPE_REACH_MIN_SPEEDS) continue;
+    if (pt - t[last]! > AIMED_PRESS_MS || hypot(px - x[last]!, py - y[last]!) > AIMED_PRESS_PX) continue;
+    let start = from;
+    for (let i = last; i > from; i--) {
+      if (t[i]! - t[i - 1]! > STROKE_PAUSE_MS) {
+        start = i;
+        break;
+      }
+    }
+    const rest = start > 0 ? start - 1 : start;
+    const anchor = from > 0 ? from - 1 : 0;
+    if (hypot(x[rest]! - x[anchor]!, y[rest]! - y[anchor]!) > AIMED_PRESS_PX) continue;
+    if (
+      last - start < SHAPE_REACH_MIN_SPEEDS ||
+      hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) < SHAPE_REACH_MIN_PX
+    )
+      continue;
+    out.push([start, last]);
+  }
+  return out;
+}
+
+/**
+ * How the reach from `start` to `last` spread its path over its time: each move's length placed
+ * at the middle of its interval, the kurtosis of those times (the speed profile read as a
+ * distribution over time: moments, so a browser's late and doubled events barely move it), and
+ * the share of the reach's time its last tenth of path took. Null without length or time.
+ */
+export function spreadOverTime(
+  path: MousePath,
+  start: number,
+  last: number,
+): { kurtosis: number; lastTenth: number } | null {
+  const { t, len } = path;
+  const t0 = t[start]!;
+  const duration = t[last]! - t0;
+  let length = 0;
+  let m1 = 0;
+  for (let i = start + 1; i <= last; i++) {
+    length += len[i]!;
+    m1 += len[i]! * ((t[i]! + t[i - 1]!) / 2 - t0);
+  }
+  if (length <= 0 || duration <= 0) return null;
+  m1 /= length;
+  let m2 = 0;
+  let m4 = 0;
+  let covered = 0;
+  let tenthAt = t[last]!;
+  const toTenth = 0.9 * length;
+  for (let i = start + 1; i <= last; i++) {
+    const d = (t[i]! + t[i - 1]!) / 2 - t0 - m1;
+    const d2 = d * d;
+    m2 += len[i]! * d2;
+    m4 += len[i]! * d2 * d2;
+    const next = covered + len[i]!;
+    if (covered < toTenth && next >= toTenth)
+      tenthAt = t[i - 1]! + ((toTenth - covered) / len[i]!) * (t[i]! - t[i - 1]!);
+    covered = next;
+  }
+  m2 /= length;
+  m4 /= length;
+  if (m2 <= 0) return null;
+  return { kurtosis: m4 / (m2 * m2), lastTenth: (t[last]! - tenthAt) / duration };
+}
