@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
-import { reachTimeFlat, reachTimeIgnoresDistance, TIME_FIT } from './aiming-time.ts';
+import { reachTimeIgnoresDistance, TIME_FIT } from './aiming-time.ts';
 
 /** A judged page (three directed reaches, 6.5× apart, sampled at 17 ms) with the given time fit. */
 function page(exponent: number, se: number) {
@@ -43,24 +43,5 @@ describe('mouse_speed_ignores_distance on the page (reachTimeIgnoresDistance)', 
     const slow = page(1, 0);
     slow.behavior = { ...slow.behavior, aiming: { ...slow.behavior.aiming, median_interval_ms: 94 } };
     expect(reachTimeIgnoresDistance(slow)).toBe(false);
-  });
-});
-
-describe('reaches timed one way whatever their distance (reachTimeFlat)', () => {
-  it('holds when the exponent plus one standard error is at most TIME_FIT.maxFlatExponent (NaturalMouseMotion: 0.07 ± 0.06)', () => {
-    expect(reachTimeFlat(page(0.07, 0.06))).toBe(true);
-    expect(reachTimeFlat(page(-0.26, 0.01))).toBe(true);
-    // A person timed by Fitts' law (0.45 with no intercept), or scattered widely about a flat line.
-    expect(reachTimeFlat(page(0.45, 0.1))).toBe(false);
-    expect(reachTimeFlat(page(0.05, 0.4))).toBe(false);
-  });
-
-  it('abstains where the time fit does (touch, slow sampling)', () => {
-    const touch = page(0, 0);
-    touch.behavior = { ...touch.behavior, touches: 3 };
-    expect(reachTimeFlat(touch)).toBe(false);
-    const slow = page(0, 0);
-    slow.behavior = { ...slow.behavior, aiming: { ...slow.behavior.aiming, median_interval_ms: 94 } };
-    expect(reachTimeFlat(slow)).toBe(false);
   });
 });

@@ -31,11 +31,6 @@ export const TIME_FIT = {
    * exponents under it (KH2017 odd subjects: 28 of 5,400 pages meet either, 103 the pair alone).
    */
   pairedExponent: 0.75,
-  /**
-   * `reachTimeFlat`: the time exponent plus TIME_FIT.seMargin of its standard error at this or
-   * under — the page's reaches took one time whatever their distance (docs/signals.md).
-   */
-  maxFlatExponent: 0.2,
 };
 
 /**
@@ -57,18 +52,4 @@ export function reachTimeIgnoresDistance(f: Features, strokesAtOneSpeed = false)
     (fit.exponent - TIME_FIT.seMargin * fit.se >= TIME_FIT.minExponent ||
       (strokesAtOneSpeed && fit.exponent >= TIME_FIT.pairedExponent))
   );
-}
-
-/**
- * The page's reaches took one time whatever their distance: the time exponent plus
- * TIME_FIT.seMargin of its standard error is TIME_FIT.maxFlatExponent or under. A hand covers a
- * longer distance in more time (Fitts' law, 0.45 or more with no intercept between the form's
- * 100 px steps and its 600 px first reach); NaturalMouseMotion draws each reach's time
- * (0.5–1 s) whatever its distance. Not a tell: a person's reach replayed at another distance
- * keeps its time too (`eval:aiming` carries the study's reaches so), so it only withholds trust
- * (`behavior_humanlike`). Abstains where `reachTimeIgnoresDistance` does.
- */
-export function reachTimeFlat(f: Features): boolean {
-  const fit = f.behavior.aiming.time_fit;
-  return fit !== null && judged(f) && fit.exponent + TIME_FIT.seMargin * fit.se <= TIME_FIT.maxFlatExponent;
 }

@@ -1,6 +1,5 @@
 import type { Signal } from '../engine-types.ts';
 import { reachesOnePace, reachesUnbraked } from './aiming.ts';
-import { reachTimeFlat } from './aiming-time.ts';
 import {
   BEHAVIOR,
   constantSpeed,
@@ -206,8 +205,6 @@ export const behavior: SignalFamily = {
       // Nor reaches drawn from one machine model or run into their targets (aiming.ts: tells of their own family).
       !reachesOnePace(f) &&
       !reachesUnbraked(f) &&
-      // Nor reaches that took one time whatever their distance (aiming-time.ts: no Fitts' law).
-      !reachTimeFlat(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
