@@ -8,7 +8,12 @@
  * format 2 shortens (signals, user agent, workspace id).
  * Options: --decisions <n> (default 200 of each kind), --rounds <n> (default 20).
  */
-import { packDecision, sealedDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
+import {
+  packDecision,
+  sealedDecision,
+  signalsColumn,
+  unpackDecision,
+} from '../packages/server/src/decisions/packed-row.ts';
 import { decisionData } from '../packages/server/src/pipeline/record.ts';
 import { createTestWorkspace } from '../packages/server/src/testing/accounts.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';
@@ -45,6 +50,7 @@ for (const [kind, body] of [
       now,
     } as never);
     const answer = decisionData(crypto.randomUUID(), result, 1.234, now);
+    const signals = signalsColumn(result.signals);
     const columns = {
       id: answer.request_id,
       classification: result.classification,
@@ -52,7 +58,7 @@ for (const [kind, body] of [
       risk_level: result.risk_level,
       action: result.action,
       device_id: result.device_id,
-      signals: JSON.stringify(result.signals),
+      signals: signals.json,
       decision_ms: answer.decision_ms,
       created_at: now,
       ruleset_version: result.ruleset_version,
@@ -70,6 +76,7 @@ for (const [kind, body] of [
       evidence: result.evidence,
       ruleInput: result.rule_input ?? null,
       answer: answer as unknown as Record<string, unknown>,
+      signals,
     };
     scored.push({ columns, parts });
   }
@@ -90,8 +97,10 @@ for (const [kind, body] of [
   });
   const pending = scored.map(({ columns, parts }) => ({ ...columns, ...packDecision(columns, parts) }));
   const packed = pending.map((row) => sealedDecision(row));
+  // Building the signals column (signalsColumn: its JSON too) is counted in packing.
   const pack = time(() => {
-    for (const { columns, parts } of scored) packDecision(columns, parts);
+    for (const { columns, parts } of scored)
+      packDecision(columns, { ...parts, signals: signalsColumn(parts.signals?.of ?? []) });
   });
   const seal = time(() => {
     for (const row of pending) sealedDecision(row);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PACKED_DICTIONARY, packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
+import {
+  PACKED_DICTIONARY,
+  packDecision,
+  sealedDecision,
+  signalsColumn,
+  unpackDecision,
+} from './packed-row.ts';
 
 const identity = {
   cluster_id: 'cl_1',
@@ -261,5 +267,49 @@ describe('packed decision rows', () => {
     const packed =
       stored.features.length + (stored.packed?.length ?? 0) + (stored.packed_evidence?.length ?? 0);
     expect(packed).toBeLessThan(whole / 2);
+  });
+
+  it('stores the very same bytes with the signals built once (signalsColumn) as from their JSON', () => {
+    const challenge = { type: 'pow', difficulty: 18, salt: 'abc' };
+    const { identity: _none, ...withoutIdentity } = answer;
+    const two = [...signals, { rule: 'new_device', score: 10, description: 'First seen "today" \u2028.' }];
+    const cases: Array<{
+      signals: unknown[];
+      answer: Record<string, unknown>;
+      row?: Partial<typeof columns>;
+    }> = [
+      { signals, answer },
+      { signals: two, answer: { ...answer, signals: two } },
+      { signals, answer: { ...answer, challenge } },
+      { signals, answer: { ...answer, identity: { ...identity, linked_accounts: 9 }, challenge } },
+      { signals, answer: withoutIdentity },
+      { signals, answer: { idempotent_replay: false, ...answer } },
+      { signals, answer: { ...answer, risk_score: 46 } },
+      { signals, answer: { ...answer, risk_score: '45' } },
+      { signals, answer: { ...answer, timestamp: '2026-11-29T09:05:45.259Z' } },
+      { signals, answer: { ...answer, device_id: null }, row: { device_id: '' } },
+      { signals, answer: { ...answer, signals: [...signals] } },
+      { signals, answer: { ...answer, extra: 1 } },
+      { signals, answer: { ...answer, identity: undefined } },
+      { signals: [], answer: { ...answer, signals: [] } },
+      { signals: [{ score: 5, rule: 'odd', description: 'd' }], answer },
+      { signals: [{ rule: 'extra', score: 5, description: 'd', more: 1 }], answer },
+      { signals: [{ rule: 'undefined', score: 5, description: 'd', more: undefined }], answer },
+      { signals: [{ rule: 'nan', score: Number.NaN, description: 'd' }], answer },
+      { signals: [{ rule: 'negative zero', score: -0, description: 'd' }], answer },
+      { signals: [{ rule: 'no description', score: 5 }], answer },
+      { signals: [{ rule: 'lone \ud800 surrogate', score: 1.5e-7, description: '\udfff' }], answer },
+    ];
+    for (const c of cases) {
+      const built = signalsColumn(c.signals);
+      expect(built.json).toBe(json(c.signals));
+      const row = { ...columns, ...c.row };
+      const parts = { ...recorded, answer: { ...c.answer, signals: c.answer.signals ?? c.signals } };
+      if (c.answer.signals === answer.signals && c.signals !== signals) parts.answer.signals = c.signals;
+      const fromJson = stored(parts, { ...row, signals: built.json });
+      const once = stored({ ...parts, signals: built }, { ...row, signals: built.json });
+      expect(once).toStrictEqual(fromJson);
+      expect(unpackDecision(once)).toEqual(unpackDecision(fromJson));
+    }
   });
 });

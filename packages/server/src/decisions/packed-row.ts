@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2, PACKED_DICTIONARY_V3 } from './packed-dictionary.ts';
-import { PACKED_FORMAT, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
+import { PACKED_FORMAT, type PendingPack, sealDecisionRow, withoutDescriptions } from './packed-seal.mjs';
 
 /**
  * The stored form of a decision's JSON parts (migration 022). A decision used to keep its features,
@@ -193,6 +193,13 @@ const REFERENCES: Record<string, { path: readonly string[]; key: string; column:
   eo: { path: ['r', 'event'], key: 'promo_code', column: 'promo_code' },
 };
 type ReferredColumn = (typeof REFERRED_COLUMNS)[number] | 'device_id' | 'created_at';
+/** REFERENCES as a list, in their order (the body's `x`). */
+const REFERENCE_LIST = Object.entries(REFERENCES).map(([code, ref]) => ({
+  code,
+  ...ref,
+  /** Each prefix of `path`, joined by '.'. */
+  prefixes: ref.path.map((_, i) => ref.path.slice(0, i + 1).join('.')),
+}));
 
 /** The object at `path` of the body, if there is one. */
 function holderAt(body: PackedBody, path: readonly string[]): Record<string, unknown> | undefined {
@@ -201,13 +208,27 @@ function holderAt(body: PackedBody, path: readonly string[]): Record<string, unk
   return isRecord(at) ? at : undefined;
 }
 
-/** The object at `path`, copied along the way (the engine's objects are shared: never changed). */
-function copiedAt(body: PackedBody, path: readonly string[]): Record<string, unknown> {
+/**
+ * The object at `ref.path`, copied along the way where `copied` (the paths copied already, as
+ * `ref.prefixes` names them) does not have it yet: the engine's objects are shared, never changed.
+ */
+function copiedAt(
+  body: PackedBody,
+  ref: { path: readonly string[]; prefixes: readonly string[] },
+  copied: string[],
+): Record<string, unknown> {
   let parent = body as unknown as Record<string, unknown>;
-  for (const key of path) {
+  for (let i = 0; i < ref.path.length; i++) {
+    const key = ref.path[i] as string;
+    const where = ref.prefixes[i] as string;
+    if (copied.includes(where)) {
+      parent = parent[key] as Record<string, unknown>;
+      continue;
+    }
     const copy = { ...(parent[key] as Record<string, unknown>) };
     parent[key] = copy;
     parent = copy;
+    copied.push(where);
   }
   return parent;
 }
@@ -249,6 +270,70 @@ function rebuiltAnswer(
   );
 }
 
+/** The keys of an answer `rebuiltAnswer` writes, in its order (identity and challenge when present). */
+const ANSWER_HEAD = [
+  'classification',
+  'risk_score',
+  'risk_level',
+  'action',
+  'request_id',
+  'device_id',
+  'signals',
+];
+const ANSWER_TAIL = ['decision_ms', 'timestamp', 'ruleset_version', 'idempotent_replay'];
+/** The keys in order: without identity and challenge, with identity, with challenge, with both. */
+const ANSWER_ORDERS = [[], ['identity'], ['challenge'], ['identity', 'challenge']].map((middle) => [
+  ...ANSWER_HEAD,
+  ...middle,
+  ...ANSWER_TAIL,
+]);
+
+/** Whether `value` is JSON.stringify's own kind of object: no toJSON of its own. */
+function plainJson(value: unknown): boolean {
+  return isRecord(value) && typeof value.toJSON !== 'function';
+}
+
+/**
+ * Whether `answer` serialises to what `rebuiltAnswer(columns, signals.json, …)` writes, decided
+ * without serialising it: its keys in that order, each value the column's (of the same type), its
+ * `signals` the very array the column was built from. False means "not known": compare the texts.
+ */
+function answerRebuilds(
+  columns: AnswerColumns,
+  answer: Record<string, unknown>,
+  signals: SignalsColumn,
+): boolean {
+  if (Object.getPrototypeOf(answer) !== Object.prototype) return false;
+  const { identity, challenge } = answer;
+  if (identity !== undefined && !plainJson(identity)) return false;
+  if (challenge !== undefined && !plainJson(challenge)) return false;
+  const order = ANSWER_ORDERS[
+    (identity === undefined ? 0 : 1) + (challenge === undefined ? 0 : 2)
+  ] as string[];
+  let n = 0;
+  for (const key in answer) {
+    if (key !== order[n]) return false;
+    n++;
+  }
+  if (n !== order.length) return false;
+  const str = (v: unknown, column: unknown) => typeof v === 'string' && v === column;
+  const num = (v: unknown, column: unknown) => typeof v === 'number' && Number.isFinite(v) && v === column;
+  return (
+    str(answer.classification, columns.classification) &&
+    num(answer.risk_score, columns.risk_score) &&
+    str(answer.risk_level, columns.risk_level) &&
+    str(answer.action, columns.action) &&
+    str(answer.request_id, columns.id) &&
+    str(answer.device_id, columns.device_id) &&
+    answer.signals === signals.of &&
+    signals.json === columns.signals &&
+    num(answer.decision_ms, columns.decision_ms) &&
+    str(answer.timestamp, new Date(Number(columns.created_at)).toISOString()) &&
+    str(answer.ruleset_version, columns.ruleset_version) &&
+    answer.idempotent_replay === false
+  );
+}
+
 /** `signals` stored without descriptions, with `descriptions` put back, as the column held it. */
 function signalsWith(stored: string, descriptions: readonly string[]): string {
   const parsed = JSON.parse(stored) as Array<{ rule: string; score: number }>;
@@ -270,23 +355,68 @@ function strippable(signals: string): string[] | undefined {
 }
 
 /**
+ * The `signals` column of a decision, built once from the engine's signals: `json` (the column as
+ * recorded: JSON.stringify of them), and, when the column rebuilds exactly without the
+ * descriptions (as `strippable` decides), `descriptions` and `stripped` (the column as stored).
+ * The usual signal ({rule, score, description}, in that order, a string, a finite number and a
+ * string) is written out directly; any other falls back to stringify and `strippable`, so the text
+ * is the same either way.
+ */
+export interface SignalsColumn {
+  /** The signals the column was built from. */
+  of: readonly unknown[];
+  json: string;
+  descriptions?: string[];
+  stripped?: string;
+}
+
+/** A signal that JSON.stringify writes as `{"rule":…,"score":…,"description":…}` and nothing else. */
+function isPlainSignal(item: unknown): item is { rule: string; score: number; description: string } {
+  if (!isRecord(item) || Object.getPrototypeOf(item) !== Object.prototype) return false;
+  const { rule, score, description } = item;
+  if (typeof rule !== 'string' || typeof score !== 'number' || typeof description !== 'string') return false;
+  if (!Number.isFinite(score)) return false;
+  let n = 0;
+  for (const key in item) {
+    if (key !== (n === 0 ? 'rule' : n === 1 ? 'score' : n === 2 ? 'description' : '')) return false;
+    n++;
+  }
+  return n === 3 && Object.getOwnPropertySymbols(item).length === 0;
+}
+
+export function signalsColumn(signals: readonly unknown[]): SignalsColumn {
+  if (signals.length === 0 || !signals.every(isPlainSignal)) {
+    const json = s(signals);
+    const descriptions = strippable(json);
+    return descriptions
+      ? { of: signals, json, descriptions, stripped: withoutDescriptions(json) }
+      : { of: signals, json };
+  }
+  let json = '[';
+  let stripped = '[';
+  const descriptions: string[] = [];
+  for (let i = 0; i < signals.length; i++) {
+    const { rule, score, description } = signals[i] as { rule: string; score: number; description: string };
+    const head = `${i === 0 ? '' : ','}{"rule":${s(rule)},"score":${s(score)}`;
+    stripped += `${head}}`;
+    json += `${head},"description":${s(description)}}`;
+    descriptions.push(description);
+  }
+  return { of: signals, json: `${json}]`, descriptions, stripped: `${stripped}]` };
+}
+
+/**
  * Replaces the body's values that a column holds by ELSEWHERE (in copies: the engine's objects are
  * shared with the answer and the evidence) and answers the codes of those replaced.
  */
 function referred(body: PackedBody, columns: Record<ReferredColumn, unknown>): string[] {
   const codes: string[] = [];
-  const copied = new Set<string>();
-  for (const [code, ref] of Object.entries(REFERENCES)) {
+  const copied: string[] = [];
+  for (const ref of REFERENCE_LIST) {
     const value = holderAt(body, ref.path)?.[ref.key];
     if (value === '' || value === null || value === undefined || value !== columns[ref.column]) continue;
-    const where = ref.path.join('.');
-    let holder = holderAt(body, ref.path) as Record<string, unknown>;
-    if (!copied.has(where)) {
-      holder = copiedAt(body, ref.path);
-      copied.add(where);
-    }
-    holder[ref.key] = ELSEWHERE;
-    codes.push(code);
+    copiedAt(body, ref, copied)[ref.key] = ELSEWHERE;
+    codes.push(ref.code);
   }
   return codes;
 }
@@ -303,6 +433,8 @@ export function packDecision(
     evidence: Record<string, unknown>;
     ruleInput: unknown;
     answer: Record<string, unknown>;
+    /** `columns.signals` as `signalsColumn` built it: spares parsing it again. */
+    signals?: SignalsColumn;
   },
 ): Pick<DecisionRecord, 'features' | 'evidence' | 'response' | 'rule_input' | 'packed' | 'packed_evidence'> {
   const { facets, rest } = facetsOf(parts.features, columns.ip_address);
@@ -311,9 +443,12 @@ export function packDecision(
   const { identity, challenge } = parts.answer;
   if (identity !== undefined) body.i = sameJson(identity, parts.features.identity) ? ELSEWHERE : identity;
   if (challenge !== undefined) body.c = challenge;
-  const answer = s(parts.answer);
-  if (rebuiltAnswer(columns, columns.signals, identity, challenge) !== answer) body.a = answer;
-  const descriptions = strippable(columns.signals);
+  const signals = parts.signals;
+  if (!signals || !answerRebuilds(columns, parts.answer, signals)) {
+    const answer = s(parts.answer);
+    if (rebuiltAnswer(columns, columns.signals, identity, challenge) !== answer) body.a = answer;
+  }
+  const descriptions = signals ? signals.descriptions : strippable(columns.signals);
   if (descriptions) body.d = descriptions;
   const codes = referred(body, columns as unknown as Record<ReferredColumn, unknown>);
   if (codes.length > 0) body.x = codes;
@@ -331,7 +466,12 @@ export function packDecision(
     evidence: '',
     response: '',
     rule_input: null,
-    packed: { body: s(body), strip: descriptions !== undefined, blankUserAgent },
+    packed: {
+      body: s(body),
+      strip: descriptions !== undefined,
+      ...(signals?.stripped !== undefined ? { signals: signals.stripped } : {}),
+      blankUserAgent,
+    },
     packed_evidence: Object.keys(evidence).length === 0 ? null : s(evidence),
   };
 }

@@ -9,8 +9,13 @@ export declare const PACKED_FORMAT: number;
 export interface PendingPack {
   body: string;
   strip: boolean;
+  /** With `strip`, the stored `signals` (without descriptions), when packing built it already. */
+  signals?: string;
   blankUserAgent: boolean;
 }
+
+/** The `signals` JSON without the descriptions (the packed body holds them). */
+export declare function withoutDescriptions(signals: string): string;
 
 /** The columns whose values sealing may change. */
 export declare const SEALED_COLUMNS: readonly [

@@ -26,7 +26,7 @@ function isPending(value) {
 }
 
 /** The `signals` JSON without the descriptions (the packed body holds them). */
-function withoutDescriptions(signals) {
+export function withoutDescriptions(signals) {
   const parsed = JSON.parse(signals);
   let out = '[';
   for (let i = 0; i < parsed.length; i++) {
@@ -38,7 +38,8 @@ function withoutDescriptions(signals) {
 
 /**
  * The stored values of a decision whose `packed` is pending: the body and the evidence deflated;
- * with the body's `strip`, `signals` without descriptions; with `blankUserAgent`, `user_agent` ''
+ * with the body's `strip`, `signals` without descriptions (the pending `signals`, built with the
+ * column, else rebuilt from it); with `blankUserAgent`, `user_agent` ''
  * (the body's features hold it); `workspace_id` '' (the site's). `get(name)` reads a value, the
  * answer is the values to set. A row packed already (or never) is left as it is: an empty answer.
  */
@@ -51,7 +52,8 @@ function sealedValues(get, dictionary) {
     packed_evidence: typeof evidence === 'string' ? sealJson(evidence, PACKED_FORMAT, dictionary) : evidence,
     workspace_id: '',
   };
-  if (pending.strip) out.signals = withoutDescriptions(get('signals'));
+  if (pending.strip)
+    out.signals = typeof pending.signals === 'string' ? pending.signals : withoutDescriptions(get('signals'));
   if (pending.blankUserAgent) out.user_agent = '';
   return out;
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { timeOrderedId } from '../decisions/decision-id.ts';
 import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { RemoteCommit } from '../decisions/decision-writer.ts';
-import { type DecisionRecord, packDecision } from '../decisions/packed-row.ts';
+import { type DecisionRecord, packDecision, signalsColumn } from '../decisions/packed-row.ts';
 import type { ServiceMetrics } from '../metrics.ts';
 import type { RuledDecision } from '../rules/apply.ts';
 import { linkedBrowserDecision } from '../scoring/browser-session.ts';
@@ -126,6 +126,7 @@ export function decisionData(id: string, result: EngineResult, decisionMs: numbe
 
 export function decisionRow(input: ScoringInput, result: EngineResult, data: Decision): DecisionRecord {
   const context = input.request.context;
+  const signals = signalsColumn(result.signals);
   const columns = {
     id: input.decisionId,
     site_id: input.site.id,
@@ -143,7 +144,7 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     risk_level: result.risk_level,
     classification: result.classification,
     action: result.action,
-    signals: JSON.stringify(result.signals),
+    signals: signals.json,
     ruleset_version: result.ruleset_version,
     decision_ms: data.decision_ms,
     label: null,
@@ -157,6 +158,7 @@ export function decisionRow(input: ScoringInput, result: EngineResult, data: Dec
     evidence: result.evidence,
     ruleInput: result.rule_input ?? null,
     answer: data as unknown as Record<string, unknown>,
+    signals,
   });
   return { ...columns, ...parts };
 }
