@@ -1,7 +1,7 @@
+import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches.ts';
 import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
-import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
-import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
+import type { MousePath } from './mouse-path.ts';
 
 /**
  * How the page's pointer reached what it pressed: one reach per press, the movement that ended
@@ -59,10 +59,6 @@ export interface AimingMetrics {
   median_interval_ms: number | null;
 }
 
-/** A reach's chord (from where the pointer rested to where it stopped) must be this long, px. */
-export const REACH_MIN_PX = 50;
-/** …and have this many speeds (sample intervals) after it set off. */
-export const REACH_MIN_SPEEDS = 4;
 /** A reach sets off from rest when its first speed is under this share of its peak. */
 export const REST_START = 0.3;
 /**
@@ -132,17 +128,9 @@ export const NO_AIMING: AimingMetrics = {
   median_interval_ms: null,
 };
 
-/**
- * One reach per press ([t, x, y, …], time order): the movement since the last pause over
- * STROKE_PAUSE_MS before the press, when the press came within AIMED_PRESS_MS and AIMED_PRESS_PX
- * of where it stopped. It is judged only when it is the whole way since the previous press: the
- * pointer rested, before it set off, within AIMED_PRESS_PX of where it was then (of where the page
- * first saw it, for the first press). A movement that began elsewhere after an earlier one (a
- * person reading, a touchpad user lifting the finger midway) is part of a reach whose start is
- * unknown.
- */
+/** The page's aimed reaches (`aimedReachSpans`, one per press) measured and counted. */
 export function aimingMetrics(path: MousePath, presses: readonly (readonly number[])[]): AimingMetrics {
-  const { n, t, x, y, len } = path;
+  const { t, x, y, len } = path;
   const reaches: Reach[] = [];
   const intervals: number[] = [];
   let handlike = 0;
@@ -150,29 +138,8 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   let brakedPeaks = 0;
   let abrupt = 0;
   let arrived = 0;
-  let from = 0;
-  let after = Number.NEGATIVE_INFINITY;
-  for (const press of presses) {
-    const [pt, px, py] = press as [number, number, number];
-    while (from < n && t[from]! <= after) from++;
-    after = pt;
-    let end = from;
-    while (end < n && t[end]! <= pt) end++;
-    const last = end - 1;
-    if (last - from < REACH_MIN_SPEEDS) continue;
-    if (pt - t[last]! > AIMED_PRESS_MS || hypot(px - x[last]!, py - y[last]!) > AIMED_PRESS_PX) continue;
-    let start = from;
-    for (let i = last; i > from; i--) {
-      if (t[i]! - t[i - 1]! > STROKE_PAUSE_MS) {
-        start = i;
-        break;
-      }
-    }
+  for (const [start, last] of aimedReachSpans(path, presses)) {
     const rest = start > 0 ? start - 1 : start;
-    const anchor = from > 0 ? from - 1 : 0;
-    if (hypot(x[rest]! - x[anchor]!, y[rest]! - y[anchor]!) > AIMED_PRESS_PX) continue;
-    if (last - start < REACH_MIN_SPEEDS || hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) < REACH_MIN_PX)
-      continue;
     let length = 0;
     let peak = 0;
     let peakAt = 0;

@@ -1,6 +1,5 @@
-import { hypot } from './hypot.ts';
-import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
-import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
+import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches.ts';
+import type { MousePath } from './mouse-path.ts';
 
 /**
  * The shape of the page's aimed reaches over time (docs/signals.md, `mouse_reaches_untailed`):
@@ -15,8 +14,7 @@ import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
  *
  * Reaches are the ones aiming-metrics.ts judges (a press within AIMED_PRESS_MS and AIMED_PRESS_PX
  * of where a movement since the last pause stopped, the whole way since the previous press, a
- * chord of REACH_MIN_PX or more, REACH_MIN_SPEEDS intervals or more); the selection is repeated
- * here so the two concerns can change apart.
+ * chord of REACH_MIN_PX or more, REACH_MIN_SPEEDS intervals or more): `aimedReachSpans`.
  */
 export interface ReachShapeMetrics {
   /** Reaches measured. */
@@ -31,10 +29,6 @@ export interface ReachShapeMetrics {
   max_kurtosis: number | null;
 }
 
-/** A reach's chord must be this long (px), as in aiming-metrics.ts. */
-export const SHAPE_REACH_MIN_PX = 50;
-/** …and have this many sample intervals, as in aiming-metrics.ts. */
-export const SHAPE_REACH_MIN_SPEEDS = 4;
 /**
  * Flatter than a bell: a minimum-jerk speed profile (the most symmetric a hand draws) has a
  * kurtosis of 2.33, a lognormal pulse 3 or more, an even speed 1.8. People aiming (KH2017, odd
@@ -49,8 +43,8 @@ export const UNTAILED_KURTOSIS = 2.3;
 export const UNTAILED_LAST_TENTH = 0.2;
 
 export const REACH_SHAPE_THRESHOLDS = {
-  SHAPE_REACH_MIN_PX,
-  SHAPE_REACH_MIN_SPEEDS,
+  SHAPE_REACH_MIN_PX: REACH_MIN_PX,
+  SHAPE_REACH_MIN_SPEEDS: REACH_MIN_SPEEDS,
   UNTAILED_KURTOSIS,
   UNTAILED_LAST_TENTH,
 };
@@ -65,7 +59,7 @@ export function reachShapeMetrics(
   let reaches = 0;
   let untailed = 0;
   let maxKurtosis = Number.NEGATIVE_INFINITY;
-  for (const [start, last] of reachSpans(path, presses)) {
+  for (const [start, last] of aimedReachSpans(path, presses)) {
     const shape = spreadOverTime(path, start, last);
     if (shape === null) continue;
     reaches++;
@@ -73,44 +67,6 @@ export function reachShapeMetrics(
     if (shape.kurtosis < UNTAILED_KURTOSIS && shape.lastTenth < UNTAILED_LAST_TENTH) untailed++;
   }
   return reaches === 0 ? NO_REACH_SHAPE : { reaches, untailed, max_kurtosis: maxKurtosis };
-}
-
-/** [start, last] sample indices of each judged reach (the selection of aiming-metrics.ts). */
-export function reachSpans(
-  path: MousePath,
-  presses: readonly (readonly number[])[],
-): Array<[number, number]> {
-  const { n, t, x, y } = path;
-  const out: Array<[number, number]> = [];
-  let from = 0;
-  let after = Number.NEGATIVE_INFINITY;
-  for (const press of presses) {
-    const [pt, px, py] = press as [number, number, number];
-    while (from < n && t[from]! <= after) from++;
-    after = pt;
-    let end = from;
-    while (end < n && t[end]! <= pt) end++;
-    const last = end - 1;
-    if (last - from < SHAPE_REACH_MIN_SPEEDS) continue;
-    if (pt - t[last]! > AIMED_PRESS_MS || hypot(px - x[last]!, py - y[last]!) > AIMED_PRESS_PX) continue;
-    let start = from;
-    for (let i = last; i > from; i--) {
-      if (t[i]! - t[i - 1]! > STROKE_PAUSE_MS) {
-        start = i;
-        break;
-      }
-    }
-    const rest = start > 0 ? start - 1 : start;
-    const anchor = from > 0 ? from - 1 : 0;
-    if (hypot(x[rest]! - x[anchor]!, y[rest]! - y[anchor]!) > AIMED_PRESS_PX) continue;
-    if (
-      last - start < SHAPE_REACH_MIN_SPEEDS ||
-      hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) < SHAPE_REACH_MIN_PX
-    )
-      continue;
-    out.push([start, last]);
-  }
-  return out;
 }
 
 /**
