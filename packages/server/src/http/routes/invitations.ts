@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import {
   EmailSchema,
@@ -13,16 +12,20 @@ import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import {
+  acceptInvitation,
+  INVITATION_GONE,
+  invitedWorkspaceName,
+} from '../../workspace/invitation-accept.ts';
+import {
   createInvitation,
   findPendingByToken,
   invitationView,
   listPendingInvitations,
-  markAccepted,
   revokeInvitation,
 } from '../../workspace/invitations.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../workspace/passwords.ts';
 import { findUserByEmail, findUserById } from '../../workspace/users.ts';
-import { addMembership, findMembership } from '../../workspace/workspaces.ts';
+import { findMembership } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -58,8 +61,6 @@ const AcceptBody = Type.Object(
   { additionalProperties: false },
 );
 const NEW_PASSWORD_MIN = 8;
-
-const GONE = 'The invitation is unknown, already used, revoked or expired.';
 
 /**
  * Members join by invitation (SPEC §11). An owner invites an address with a role and hands over
@@ -190,17 +191,12 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     },
     async (request) => {
       const invitation = await findPendingByToken(db, request.body.token, ctx.now());
-      if (!invitation) throw new ApiError('not_found', GONE);
-      const workspace = await db
-        .selectFrom('workspaces')
-        .select('name')
-        .where('id', '=', invitation.workspace_id)
-        .executeTakeFirstOrThrow();
+      if (!invitation) throw new ApiError('not_found', INVITATION_GONE);
       return ok({
         email: invitation.email,
         role: invitationView(invitation).role,
         workspaceId: invitation.workspace_id,
-        workspaceName: workspace.name,
+        workspaceName: await invitedWorkspaceName(db, invitation),
         expiresAt: invitationView(invitation).expiresAt,
       });
     },
@@ -283,51 +279,17 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     async (request) => {
       const now = ctx.now();
       const invitation = await findPendingByToken(db, request.body.token, now);
-      if (!invitation) throw new ApiError('not_found', GONE);
+      if (!invitation) throw new ApiError('not_found', INVITATION_GONE);
       const found = await acceptingUser(request, invitation.workspace_id, invitation.email, request.body);
       const role = invitationView(invitation).role;
-      const passwordHash = found ? null : await hashPassword(request.body.password ?? '');
-      const userId = await db.transaction().execute(async (trx) => {
-        const id = found?.id ?? randomUUID();
-        if (!found) {
-          // Created in the same transaction as the membership: a refused accept leaves no account.
-          const name = request.body.name?.trim() || invitation.email.split('@')[0] || invitation.email;
-          await trx
-            .insertInto('users')
-            .values({
-              id,
-              email: invitation.email,
-              name,
-              password_hash: passwordHash,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute()
-            .catch(() => {
-              throw new ApiError(
-                'conflict',
-                'The account was created meanwhile; accept again with its password.',
-              );
-            });
-        }
-        if (!(await markAccepted(trx, invitation.id, id, now))) throw new ApiError('not_found', GONE);
-        if (!(await findMembership(trx, invitation.workspace_id, id))) {
-          await addMembership(trx, invitation.workspace_id, id, role, now);
-        }
-        await recordAudit(
-          trx,
-          { userId: id, email: invitation.email },
-          {
-            workspaceId: invitation.workspace_id,
-            action: 'member.add',
-            targetType: 'member',
-            targetId: id,
-            after: { userId: id, email: invitation.email, role, invitationId: invitation.id },
-          },
-          now,
-        );
-        return id;
-      });
+      const account = found
+        ? { existing: found }
+        : {
+            existing: null,
+            passwordHash: await hashPassword(request.body.password ?? ''),
+            name: request.body.name,
+          };
+      const userId = await acceptInvitation(db, invitation, account, now);
       request.log.info({ workspaceId: invitation.workspace_id, userId }, 'invitation accepted');
       return ok({ workspaceId: invitation.workspace_id, userId, email: invitation.email, role });
     },

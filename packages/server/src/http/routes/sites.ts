@@ -7,17 +7,11 @@ import {
   SiteSettingsPatchSchema,
 } from '@warden/protocol/management';
 import type { Operation } from '@warden/protocol/permissions';
-import { actorOf, recordAudit } from '../../audit/log.ts';
+import { actorOf } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { normaliseOrigins } from '../../workspace/origins.ts';
-import {
-  createSite,
-  listSites,
-  rotateSiteKeys,
-  type SitePatch,
-  siteView,
-  updateSite,
-} from '../../workspace/sites.ts';
+import { createSiteAudited, rotateSiteKeysAudited, updateSiteAudited } from '../../workspace/site-admin.ts';
+import { listSites, type SitePatch, siteView } from '../../workspace/sites.ts';
 import { listWorkspacesOf } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
 import { authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
@@ -117,27 +111,12 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const principal = principalOf(request);
       const origins = normaliseOrigins(request.body.allowedOrigins ?? []);
       const actor = await actorOf(ctx, principal);
-      const { site, keys } = await db.transaction().execute(async (trx) => {
-        const created = await createSite(
-          trx,
-          { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
-          ctx.now(),
-        );
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: created.site.workspace_id,
-            siteId: created.site.id,
-            action: 'site.create',
-            targetType: 'site',
-            targetId: created.site.id,
-            after: siteView(created.site),
-          },
-          ctx.now(),
-        );
-        return created;
-      });
+      const { site, keys } = await createSiteAudited(
+        db,
+        actor,
+        { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
+        ctx.now(),
+      );
       request.log.info({ siteId: site.id, workspaceId: site.workspace_id }, 'site created');
       reply.status(201);
       return ok({ siteId: site.id, secretKey: keys.secretKey, ...siteView(site) });
@@ -190,30 +169,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       };
       const now = ctx.now();
       const actor = await actorOf(ctx, principalOf(request));
-      const shown = (v: ReturnType<typeof siteView>) => ({
-        name: v.name,
-        allowedOrigins: v.allowedOrigins,
-        settings: v.settings,
-      });
-      const updated = await db.transaction().execute(async (trx) => {
-        const row = await updateSite(trx, site, patch, now, ctx.services.siteChanges);
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: site.workspace_id,
-            siteId: site.id,
-            action: 'site.update',
-            targetType: 'site',
-            targetId: site.id,
-            before: shown(siteView(site)),
-            after: shown(siteView(row)),
-          },
-          now,
-        );
-        return row;
-      });
-      ctx.services.siteChanges.committed();
+      const updated = await updateSiteAudited(db, ctx.services.siteChanges, actor, site, patch, now);
       return ok(siteView(updated));
     },
   );
@@ -235,26 +191,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
       const { site } = rotateKeys.of(request);
       const now = ctx.now();
       const actor = await actorOf(ctx, principalOf(request));
-      // The audit entry names the new public site key and when; never a secret.
-      const keys = await db.transaction().execute(async (trx) => {
-        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteChanges);
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: site.workspace_id,
-            siteId: site.id,
-            action: 'site.rotate_keys',
-            targetType: 'site',
-            targetId: site.id,
-            before: { siteKey: site.site_key },
-            after: { siteKey: rotated.siteKey, rotatedAt: new Date(now).toISOString() },
-          },
-          now,
-        );
-        return rotated;
-      });
-      ctx.services.siteChanges.committed();
+      const keys = await rotateSiteKeysAudited(db, ctx.services.siteChanges, actor, site, now);
       request.log.info({ siteId: site.id }, 'site keys rotated');
       return ok({
         siteId: site.id,
