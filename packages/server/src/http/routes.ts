@@ -29,11 +29,14 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     area(scope, ctx);
   // Areas that take only what they use; the others still take the context (docs/architecture.md).
   const assets = ctx.services.assets;
+  // The access checks' reads and clock (`AuthDeps`, http/auth.ts). The clock is read through the context at
+  // each use (a test moves it after the app is built); secret and database are the context's own.
+  const auth = { secret: ctx.secret, now: () => ctx.now(), database: ctx.database };
   const areas: Array<(scope: App) => Promise<void>> = [
     withContext(authRoutes),
-    withContext(workspaceRoutes),
-    withContext(siteRoutes),
-    withContext(memberRoutes),
+    (scope) => workspaceRoutes(scope, auth),
+    (scope) => siteRoutes(scope, { ...auth, siteChanges: ctx.services.siteChanges }),
+    (scope) => memberRoutes(scope, auth),
     withContext(invitationRoutes),
     withContext(rulesRoutes),
     withContext(ruleToolRoutes),
@@ -50,7 +53,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     withContext(webhookRoutes),
     withContext(ssoConfigRoutes),
     withContext(ssoSamlRoutes),
-    withContext(auditRoutes),
+    (scope) => auditRoutes(scope, auth),
   ];
   for (const area of areas) await app.register(async (scope) => area(scope));
 }
