@@ -37,7 +37,15 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     (scope) => workspaceRoutes(scope, auth),
     (scope) => siteRoutes(scope, { ...auth, siteChanges: ctx.services.siteChanges }),
     (scope) => memberRoutes(scope, auth),
-    withContext(invitationRoutes),
+    (scope) =>
+      invitationRoutes(scope, {
+        ...auth,
+        config: ctx.config,
+        // Read at each use: a test swaps the hot state after the app is built.
+        get hotState() {
+          return ctx.hotState;
+        },
+      }),
     withContext(rulesRoutes),
     withContext(ruleToolRoutes),
     withContext(listsRoutes),
