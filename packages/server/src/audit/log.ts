@@ -3,7 +3,7 @@ import type { AuditEntry as AuditView } from '@warden/protocol/management';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { AuditLogTable } from '../storage/audit-schema.ts';
-import type { DB } from '../storage/db.ts';
+import type { Database, DB } from '../storage/db.ts';
 import type { Principal } from '../workspace/tokens.ts';
 
 /**
@@ -67,9 +67,14 @@ function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(redact(value));
 }
 
+/** What the audit reads outside a change: the database. */
+export interface AuditReadDeps {
+  readonly database: Pick<Database, 'db'>;
+}
+
 /** The workspace a site belongs to (read before a change's transaction starts). */
-export async function siteWorkspaceId(ctx: AppContext, siteId: string): Promise<string> {
-  const site = await ctx.database.db
+export async function siteWorkspaceId(deps: AuditReadDeps, siteId: string): Promise<string> {
+  const site = await deps.database.db
     .selectFrom('sites')
     .select('workspace_id')
     .where('id', '=', siteId)
@@ -78,8 +83,8 @@ export async function siteWorkspaceId(ctx: AppContext, siteId: string): Promise<
 }
 
 /** The signed-in user as an actor (e-mail read now: the log keeps it if the account goes). */
-export async function actorOf(ctx: AppContext, principal: Principal): Promise<AuditActor> {
-  const user = await ctx.database.db
+export async function actorOf(deps: AuditReadDeps, principal: Principal): Promise<AuditActor> {
+  const user = await deps.database.db
     .selectFrom('users')
     .select('email')
     .where('id', '=', principal.userId)

@@ -1,5 +1,6 @@
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import type { HotState } from '../state/hot-state.ts';
 import { sha256Hex } from '../workspace/tokens.ts';
 
 const LOGIN_WINDOW_MS = 60_000;
@@ -11,7 +12,15 @@ const LOGIN_WINDOW_MS = 60_000;
  * limit uses up none of it), and neither limit counts what it refuses itself. The account key is
  * hashed so the hot-state store (Redis in scale mode) holds no e-mail addresses.
  */
-export async function throttleLogin(ctx: AppContext, email: string, ip: string): Promise<void> {
+/** The limits and the hot state the throttle counts in. */
+export interface LoginThrottleDeps {
+  readonly config: {
+    readonly rateLimits: Pick<Config['rateLimits'], 'loginPerMinuteAccount' | 'loginPerMinuteIp'>;
+  };
+  readonly hotState: Pick<HotState, 'rateLimit'>;
+}
+
+export async function throttleLogin(ctx: LoginThrottleDeps, email: string, ip: string): Promise<void> {
   const limits = ctx.config.rateLimits;
   const accountKey = `login:account:${sha256Hex(email)}`;
   const byAccount = await ctx.hotState.rateLimit(accountKey, limits.loginPerMinuteAccount, LOGIN_WINDOW_MS);

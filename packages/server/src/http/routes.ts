@@ -29,12 +29,23 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     area(scope, ctx);
   // Areas that take only what they use; the others still take the context (docs/architecture.md).
   const assets = ctx.services.assets;
+  // The access checks' reads and clock (`AuthDeps`, http/auth.ts). The clock is read through the context at
+  // each use (a test moves it after the app is built); secret and database are the context's own.
+  const auth = { secret: ctx.secret, now: () => ctx.now(), database: ctx.database };
   const areas: Array<(scope: App) => Promise<void>> = [
     withContext(authRoutes),
-    withContext(workspaceRoutes),
-    withContext(siteRoutes),
-    withContext(memberRoutes),
-    withContext(invitationRoutes),
+    (scope) => workspaceRoutes(scope, auth),
+    (scope) => siteRoutes(scope, { ...auth, siteChanges: ctx.services.siteChanges }),
+    (scope) => memberRoutes(scope, auth),
+    (scope) =>
+      invitationRoutes(scope, {
+        ...auth,
+        config: ctx.config,
+        // Read at each use: a test swaps the hot state after the app is built.
+        get hotState() {
+          return ctx.hotState;
+        },
+      }),
     withContext(rulesRoutes),
     withContext(ruleToolRoutes),
     withContext(listsRoutes),
@@ -50,7 +61,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     withContext(webhookRoutes),
     withContext(ssoConfigRoutes),
     withContext(ssoSamlRoutes),
-    withContext(auditRoutes),
+    (scope) => auditRoutes(scope, auth),
   ];
   for (const area of areas) await app.register(async (scope) => area(scope));
 }

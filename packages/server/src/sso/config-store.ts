@@ -66,11 +66,11 @@ function settingsOf(
   };
 }
 
-export function ssoConfigView(
+/** The configuration as the audit log keeps it: the settings, without the derived SP endpoints. */
+export function ssoSettingsView(
   workspaceId: string,
   row: SsoConfigsTable | undefined,
-  sp: SpEndpoints,
-): SsoConfigView {
+): Omit<SsoConfigView, 'sp'> {
   return {
     workspaceId,
     configured: row !== undefined,
@@ -79,8 +79,15 @@ export function ssoConfigView(
     updatedAt: row ? new Date(row.updated_at).toISOString() : null,
     metadataFetchedAt: row?.metadata_fetched_at ? new Date(row.metadata_fetched_at).toISOString() : null,
     metadataError: row?.metadata_error ?? null,
-    sp,
   };
+}
+
+export function ssoConfigView(
+  workspaceId: string,
+  row: SsoConfigsTable | undefined,
+  sp: SpEndpoints,
+): SsoConfigView {
+  return { ...ssoSettingsView(workspaceId, row), sp };
 }
 
 /** Store what a refresh of the metadata URL read (or why it failed, keeping the settings as they were). */

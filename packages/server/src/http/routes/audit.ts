@@ -1,27 +1,26 @@
 import { Envelope } from '@warden/protocol';
 import { AuditPage, AuditQuery } from '@warden/protocol/management';
 import { auditPage, decodeAuditCursor } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { badQuery } from '../../decisions/decision-time.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /** GET /api/audit?workspaceId=: the workspace's audit log, newest first (owners and analysts). */
-export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function auditRoutes(app: App, deps: AuthDeps): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // SPEC §10: the workspace (404) and the role (403) before the schema (400).
   const reader = accessCheck(async (request) => {
     const workspaceId = looseString(request.query, 'workspaceId');
     if (workspaceId !== undefined)
-      await requireWorkspace(ctx, principalOf(request), workspaceId, 'audit.read');
+      await requireWorkspace(deps, principalOf(request), workspaceId, 'audit.read');
   });
   app.get(
     '/api/audit',
     {
-      onRequest: authenticate(ctx),
+      onRequest: authenticate(deps),
       preValidation: reader.preValidation,
       schema: {
         tags: ['workspaces'],
@@ -37,7 +36,7 @@ export async function auditRoutes(app: App, ctx: AppContext): Promise<void> {
       const after = q.cursor === undefined ? undefined : decodeAuditCursor(q.cursor);
       if (after === null) throw badQuery('querystring.cursor', 'is not a cursor returned by this API');
       return ok(
-        await auditPage(ctx.database.db, {
+        await auditPage(deps.database.db, {
           workspaceId: q.workspaceId,
           limit: q.limit ? Number(q.limit) : 50,
           after,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import {
   EmailSchema,
@@ -10,23 +9,26 @@ import {
 } from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import {
+  acceptInvitation,
+  INVITATION_GONE,
+  invitedWorkspaceName,
+} from '../../workspace/invitation-accept.ts';
 import {
   createInvitation,
   findPendingByToken,
   invitationView,
   listPendingInvitations,
-  markAccepted,
   revokeInvitation,
 } from '../../workspace/invitations.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../workspace/passwords.ts';
 import { findUserByEmail, findUserById } from '../../workspace/users.ts';
-import { addMembership, findMembership } from '../../workspace/workspaces.ts';
+import { findMembership } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
-import { throttleLogin } from '../login-throttle.ts';
+import { type LoginThrottleDeps, throttleLogin } from '../login-throttle.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
 
@@ -59,21 +61,22 @@ const AcceptBody = Type.Object(
 );
 const NEW_PASSWORD_MIN = 8;
 
-const GONE = 'The invitation is unknown, already used, revoked or expired.';
-
 /**
  * Members join by invitation (SPEC §11). An owner invites an address with a role and hands over
  * the single-use token; the answer is the same whether the address has an account or not. The
  * token's holder accepts either signed in as that address, or with the address's password (an
  * existing account: as at sign-in) or a new one (no account yet: it is created then).
  */
-export async function invitationRoutes(app: App, ctx: AppContext): Promise<void> {
-  const db = ctx.database.db;
+/** The access checks' reads and clock, and the sign-in throttle (an accept with a password is one). */
+export type InvitationRouteDeps = AuthDeps & LoginThrottleDeps;
+
+export async function invitationRoutes(app: App, deps: InvitationRouteDeps): Promise<void> {
+  const db = deps.database.db;
   /** The workspace's invitations are its owners' (SPEC §10: 404, 403 before the schema's 400). */
   const manage = accessCheck((request) =>
-    requireWorkspace(ctx, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
+    requireWorkspace(deps, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
   );
-  const auth = { onRequest: authenticate(ctx), preValidation: manage.preValidation };
+  const auth = { onRequest: authenticate(deps), preValidation: manage.preValidation };
   const tags = ['members'];
 
   app.post(
@@ -97,7 +100,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       const workspaceId = request.params.id;
       const principal = principalOf(request);
       const { email, role } = request.body;
-      const now = ctx.now();
+      const now = deps.now();
       // Members are listed to owners anyway, so refusing a member's address reveals nothing new.
       const existing = await findUserByEmail(db, email);
       if (existing && (await findMembership(db, workspaceId, existing.id))) {
@@ -110,7 +113,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       );
       await recordAudit(
         db,
-        await actorOf(ctx, principal),
+        await actorOf(deps, principal),
         {
           workspaceId,
           action: 'invitation.create',
@@ -138,7 +141,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (request) => {
-      const rows = await listPendingInvitations(db, request.params.id, ctx.now());
+      const rows = await listPendingInvitations(db, request.params.id, deps.now());
       return ok(rows.map(invitationView));
     },
   );
@@ -158,12 +161,12 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     async (request) => {
       const { id: workspaceId, invitationId } = request.params;
       const principal = principalOf(request);
-      const now = ctx.now();
+      const now = deps.now();
       const revoked = await revokeInvitation(db, workspaceId, invitationId, now);
       if (!revoked) throw new ApiError('not_found', 'No pending invitation with this id.');
       await recordAudit(
         db,
-        await actorOf(ctx, principal),
+        await actorOf(deps, principal),
         {
           workspaceId,
           action: 'invitation.revoke',
@@ -189,18 +192,13 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (request) => {
-      const invitation = await findPendingByToken(db, request.body.token, ctx.now());
-      if (!invitation) throw new ApiError('not_found', GONE);
-      const workspace = await db
-        .selectFrom('workspaces')
-        .select('name')
-        .where('id', '=', invitation.workspace_id)
-        .executeTakeFirstOrThrow();
+      const invitation = await findPendingByToken(db, request.body.token, deps.now());
+      if (!invitation) throw new ApiError('not_found', INVITATION_GONE);
       return ok({
         email: invitation.email,
         role: invitationView(invitation).role,
         workspaceId: invitation.workspace_id,
-        workspaceName: workspace.name,
+        workspaceName: await invitedWorkspaceName(db, invitation),
         expiresAt: invitationView(invitation).expiresAt,
       });
     },
@@ -214,7 +212,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
     body: { password?: string | undefined; name?: string | undefined },
   ): Promise<{ id: string; email: string } | null> {
     if (request.headers.authorization !== undefined) {
-      await authenticate(ctx)(request);
+      await authenticate(deps)(request);
       const principal = principalOf(request);
       // A single sign-on session is confined to its workspace: it cannot join another one.
       if (principal.workspaceScope && principal.workspaceScope !== workspaceId) {
@@ -235,7 +233,7 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
         { path: 'body.password', message: 'is required when not signed in' },
       ]);
     }
-    await throttleLogin(ctx, invitedEmail, request.ip);
+    await throttleLogin(deps, invitedEmail, request.ip);
     const user = await findUserByEmail(db, invitedEmail);
     if (user) {
       // An existing account proves itself as at sign-in (an SSO-only one must accept signed in).
@@ -281,53 +279,19 @@ export async function invitationRoutes(app: App, ctx: AppContext): Promise<void>
       },
     },
     async (request) => {
-      const now = ctx.now();
+      const now = deps.now();
       const invitation = await findPendingByToken(db, request.body.token, now);
-      if (!invitation) throw new ApiError('not_found', GONE);
+      if (!invitation) throw new ApiError('not_found', INVITATION_GONE);
       const found = await acceptingUser(request, invitation.workspace_id, invitation.email, request.body);
       const role = invitationView(invitation).role;
-      const passwordHash = found ? null : await hashPassword(request.body.password ?? '');
-      const userId = await db.transaction().execute(async (trx) => {
-        const id = found?.id ?? randomUUID();
-        if (!found) {
-          // Created in the same transaction as the membership: a refused accept leaves no account.
-          const name = request.body.name?.trim() || invitation.email.split('@')[0] || invitation.email;
-          await trx
-            .insertInto('users')
-            .values({
-              id,
-              email: invitation.email,
-              name,
-              password_hash: passwordHash,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute()
-            .catch(() => {
-              throw new ApiError(
-                'conflict',
-                'The account was created meanwhile; accept again with its password.',
-              );
-            });
-        }
-        if (!(await markAccepted(trx, invitation.id, id, now))) throw new ApiError('not_found', GONE);
-        if (!(await findMembership(trx, invitation.workspace_id, id))) {
-          await addMembership(trx, invitation.workspace_id, id, role, now);
-        }
-        await recordAudit(
-          trx,
-          { userId: id, email: invitation.email },
-          {
-            workspaceId: invitation.workspace_id,
-            action: 'member.add',
-            targetType: 'member',
-            targetId: id,
-            after: { userId: id, email: invitation.email, role, invitationId: invitation.id },
-          },
-          now,
-        );
-        return id;
-      });
+      const account = found
+        ? { existing: found }
+        : {
+            existing: null,
+            passwordHash: await hashPassword(request.body.password ?? ''),
+            name: request.body.name,
+          };
+      const userId = await acceptInvitation(db, invitation, account, now);
       request.log.info({ workspaceId: invitation.workspace_id, userId }, 'invitation accepted');
       return ok({ workspaceId: invitation.workspace_id, userId, email: invitation.email, role });
     },

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { IdSchema, MemberSchema, RoleSchema } from '@warden/protocol/management';
 import { actorOf, recordAudit } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import type { Database } from '../../storage/db.ts';
 import { changeMembership, memberEmail } from '../../workspace/membership-changes.ts';
 import { listMembers, memberView } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireWorkspace } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
@@ -15,13 +15,18 @@ const WorkspaceParams = Type.Object({ id: IdSchema });
 
 const MemberParams = Type.Object({ id: IdSchema, userId: IdSchema });
 
-export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
-  const db = ctx.database.db;
+/** The access checks' reads and clock; a membership change also takes the whole database (its dialect). */
+export interface MemberRouteDeps extends AuthDeps {
+  readonly database: Database;
+}
+
+export async function memberRoutes(app: App, deps: MemberRouteDeps): Promise<void> {
+  const db = deps.database.db;
   /** Owners only (SPEC §10: 404, 403 before the schema's 400). */
   const manage = accessCheck((request) =>
-    requireWorkspace(ctx, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
+    requireWorkspace(deps, principalOf(request), looseString(request.params, 'id') ?? '', 'members.manage'),
   );
-  const auth = { onRequest: authenticate(ctx), preValidation: manage.preValidation };
+  const auth = { onRequest: authenticate(deps), preValidation: manage.preValidation };
 
   app.get(
     '/api/workspaces/:id/members',
@@ -53,10 +58,10 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id: workspaceId, userId } = request.params;
-      const actor = await actorOf(ctx, principalOf(request));
+      const actor = await actorOf(deps, principalOf(request));
       const role = request.body.role;
       const email = await memberEmail(db, userId);
-      await changeMembership(ctx.database, workspaceId, userId, { role }, (trx, before) =>
+      await changeMembership(deps.database, workspaceId, userId, { role }, (trx, before) =>
         recordAudit(
           trx,
           actor,
@@ -68,7 +73,7 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
             before: { userId, email, role: before },
             after: { userId, email, role },
           },
-          ctx.now(),
+          deps.now(),
         ),
       );
       const member = await memberView(db, workspaceId, userId);
@@ -92,9 +97,9 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { id: workspaceId, userId } = request.params;
-      const actor = await actorOf(ctx, principalOf(request));
+      const actor = await actorOf(deps, principalOf(request));
       const email = await memberEmail(db, userId);
-      await changeMembership(ctx.database, workspaceId, userId, 'remove', (trx, before) =>
+      await changeMembership(deps.database, workspaceId, userId, 'remove', (trx, before) =>
         recordAudit(
           trx,
           actor,
@@ -105,7 +110,7 @@ export async function memberRoutes(app: App, ctx: AppContext): Promise<void> {
             targetId: userId,
             before: { userId, email, role: before },
           },
-          ctx.now(),
+          deps.now(),
         ),
       );
       return ok({ userId, removed: true as const });

@@ -7,20 +7,18 @@ import {
   SiteSettingsPatchSchema,
 } from '@warden/protocol/management';
 import type { Operation } from '@warden/protocol/permissions';
-import { actorOf, recordAudit } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
+import { actorOf } from '../../audit/log.ts';
 import { normaliseOrigins } from '../../workspace/origins.ts';
 import {
-  createSite,
-  listSites,
-  rotateSiteKeys,
-  type SitePatch,
-  siteView,
-  updateSite,
-} from '../../workspace/sites.ts';
+  createSiteAudited,
+  rotateSiteKeysAudited,
+  type SiteChangeAnnouncer,
+  updateSiteAudited,
+} from '../../workspace/site-admin.ts';
+import { listSites, type SitePatch, siteView } from '../../workspace/sites.ts';
 import { listWorkspacesOf } from '../../workspace/workspaces.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
@@ -55,13 +53,18 @@ const RotatedKeys = Type.Object({
   rotatedAt: Type.String({ format: 'date-time' }),
 });
 
-export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
-  const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx) };
+/** What the site routes use: the access checks' reads and clock, and the site-change announcer. */
+export interface SiteRouteDeps extends AuthDeps {
+  readonly siteChanges: SiteChangeAnnouncer;
+}
+
+export async function siteRoutes(app: App, deps: SiteRouteDeps): Promise<void> {
+  const db = deps.database.db;
+  const auth = { onRequest: authenticate(deps) };
   /** The site of `:id` for `operation` (SPEC §10: 404, 403 before the schema's 400). */
   const siteAccess = (operation: Operation) =>
     accessCheck((request) =>
-      requireSite(ctx, principalOf(request), looseString(request.params, 'id') ?? '', operation),
+      requireSite(deps, principalOf(request), looseString(request.params, 'id') ?? '', operation),
     );
   const readSite = siteAccess('read');
   const patchSite = siteAccess('site.update');
@@ -71,7 +74,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     const principal = principalOf(request);
     const workspaceId = looseString(request.query, 'workspaceId');
     if (workspaceId !== undefined) {
-      await requireWorkspace(ctx, principal, workspaceId, 'read');
+      await requireWorkspace(deps, principal, workspaceId, 'read');
       return [workspaceId];
     }
     const workspaces = await listWorkspacesOf(db, principal.userId, principal.workspaceScope);
@@ -80,7 +83,7 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
   const createInWorkspace = accessCheck(async (request) => {
     const workspaceId = looseString(request.body, 'workspaceId');
     if (workspaceId !== undefined)
-      await requireWorkspace(ctx, principalOf(request), workspaceId, 'site.create');
+      await requireWorkspace(deps, principalOf(request), workspaceId, 'site.create');
   });
 
   app.get(
@@ -116,28 +119,13 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     async (request, reply) => {
       const principal = principalOf(request);
       const origins = normaliseOrigins(request.body.allowedOrigins ?? []);
-      const actor = await actorOf(ctx, principal);
-      const { site, keys } = await db.transaction().execute(async (trx) => {
-        const created = await createSite(
-          trx,
-          { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
-          ctx.now(),
-        );
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: created.site.workspace_id,
-            siteId: created.site.id,
-            action: 'site.create',
-            targetType: 'site',
-            targetId: created.site.id,
-            after: siteView(created.site),
-          },
-          ctx.now(),
-        );
-        return created;
-      });
+      const actor = await actorOf(deps, principal);
+      const { site, keys } = await createSiteAudited(
+        db,
+        actor,
+        { workspaceId: request.body.workspaceId, name: request.body.name.trim(), allowedOrigins: origins },
+        deps.now(),
+      );
       request.log.info({ siteId: site.id, workspaceId: site.workspace_id }, 'site created');
       reply.status(201);
       return ok({ siteId: site.id, secretKey: keys.secretKey, ...siteView(site) });
@@ -188,32 +176,9 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
         allowedOrigins: body.allowedOrigins ? normaliseOrigins(body.allowedOrigins) : undefined,
         settings: body.settings,
       };
-      const now = ctx.now();
-      const actor = await actorOf(ctx, principalOf(request));
-      const shown = (v: ReturnType<typeof siteView>) => ({
-        name: v.name,
-        allowedOrigins: v.allowedOrigins,
-        settings: v.settings,
-      });
-      const updated = await db.transaction().execute(async (trx) => {
-        const row = await updateSite(trx, site, patch, now, ctx.services.siteChanges);
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: site.workspace_id,
-            siteId: site.id,
-            action: 'site.update',
-            targetType: 'site',
-            targetId: site.id,
-            before: shown(siteView(site)),
-            after: shown(siteView(row)),
-          },
-          now,
-        );
-        return row;
-      });
-      ctx.services.siteChanges.committed();
+      const now = deps.now();
+      const actor = await actorOf(deps, principalOf(request));
+      const updated = await updateSiteAudited(db, deps.siteChanges, actor, site, patch, now);
       return ok(siteView(updated));
     },
   );
@@ -233,28 +198,9 @@ export async function siteRoutes(app: App, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const { site } = rotateKeys.of(request);
-      const now = ctx.now();
-      const actor = await actorOf(ctx, principalOf(request));
-      // The audit entry names the new public site key and when; never a secret.
-      const keys = await db.transaction().execute(async (trx) => {
-        const rotated = await rotateSiteKeys(trx, site.id, now, ctx.services.siteChanges);
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId: site.workspace_id,
-            siteId: site.id,
-            action: 'site.rotate_keys',
-            targetType: 'site',
-            targetId: site.id,
-            before: { siteKey: site.site_key },
-            after: { siteKey: rotated.siteKey, rotatedAt: new Date(now).toISOString() },
-          },
-          now,
-        );
-        return rotated;
-      });
-      ctx.services.siteChanges.committed();
+      const now = deps.now();
+      const actor = await actorOf(deps, principalOf(request));
+      const keys = await rotateSiteKeysAudited(db, deps.siteChanges, actor, site, now);
       request.log.info({ siteId: site.id }, 'site keys rotated');
       return ok({
         siteId: site.id,

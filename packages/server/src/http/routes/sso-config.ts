@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { findSsoConfig, saveSsoConfig, ssoConfigView } from '../../sso/config-store.ts';
+import { saveSsoConfigAudited } from '../../sso/config-admin.ts';
+import { findSsoConfig, ssoConfigView, ssoSettingsView } from '../../sso/config-store.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
 import { fetchIdpMetadata, metadataUrlPolicy } from '../../sso/metadata-fetch.ts';
 import { refreshSsoMetadata } from '../../sso/metadata-refresh.ts';
@@ -34,8 +35,6 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
 
   const view = (workspaceId: string, row: SsoConfigsTable | undefined) =>
     ssoConfigView(workspaceId, row, spEndpoints(ctx.config.publicUrl, workspaceId));
-  /** The configuration as the audit log keeps it: the settings, without the derived SP endpoints. */
-  const ssoAudit = ({ sp: _sp, ...settings }: ReturnType<typeof view>) => settings;
 
   app.get(
     '/api/workspaces/:id/sso',
@@ -80,24 +79,7 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
         fetchIdpMetadata(url, metadataUrlPolicy(ctx), ctx.lookup),
       );
       const actor = await actorOf(ctx, principalOf(request));
-      const previous = await findSsoConfig(db, workspaceId);
-      const row = await db.transaction().execute(async (trx) => {
-        const saved = await saveSsoConfig(trx, workspaceId, settings, ctx.now());
-        await recordAudit(
-          trx,
-          actor,
-          {
-            workspaceId,
-            action: 'sso.update',
-            targetType: 'sso',
-            targetId: workspaceId,
-            before: previous ? ssoAudit(view(workspaceId, previous)) : null,
-            after: ssoAudit(view(workspaceId, saved)),
-          },
-          ctx.now(),
-        );
-        return saved;
-      });
+      const row = await saveSsoConfigAudited(db, actor, workspaceId, settings, ctx.now());
       request.log.info(
         { workspaceId, enabled: settings.enabled, ssoRequired: settings.ssoRequired },
         'SSO configuration saved',
@@ -126,7 +108,6 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
       const workspaceId = ownerWorkspaceId(request);
       const row = await findSsoConfig(db, workspaceId);
       if (!row?.metadata_url) throw new ApiError('conflict', 'No IdP metadata URL is configured.');
-      const before = view(workspaceId, row);
       const { row: refreshed, error } = await refreshSsoMetadata(ctx, row);
       if (error) throw new ApiError('conflict', `The IdP metadata could not be refreshed: ${error}`);
       await recordAudit(
@@ -137,8 +118,8 @@ export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> 
           action: 'sso.update',
           targetType: 'sso',
           targetId: workspaceId,
-          before: ssoAudit(before),
-          after: ssoAudit(view(workspaceId, refreshed)),
+          before: ssoSettingsView(workspaceId, row),
+          after: ssoSettingsView(workspaceId, refreshed),
         },
         ctx.now(),
       );

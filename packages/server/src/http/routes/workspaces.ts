@@ -1,16 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { NameSchema, WorkspaceSchema } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
 import { createOwnedWorkspace, listWorkspacesOf, workspaceView } from '../../workspace/workspaces.ts';
 import { accessCheck } from '../access.ts';
-import { authenticate, principalOf, requireUnscoped } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireUnscoped } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
 
-export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> {
-  const db = ctx.database.db;
-  const auth = { onRequest: authenticate(ctx) };
+export async function workspaceRoutes(app: App, deps: AuthDeps): Promise<void> {
+  const db = deps.database.db;
+  const auth = { onRequest: authenticate(deps) };
   /** Creating a workspace is account-wide: refused to SSO sessions (403 before the schema's 400). */
   const unscoped = accessCheck((request) => requireUnscoped(principalOf(request)));
 
@@ -49,7 +48,7 @@ export async function workspaceRoutes(app: App, ctx: AppContext): Promise<void> 
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const now = ctx.now();
+      const now = deps.now();
       const workspace = await createOwnedWorkspace(db, request.body.name.trim(), principal.userId, now);
       reply.status(201);
       return ok(workspaceView(workspace, 'owner'));
