@@ -41,7 +41,8 @@ const ALLOWED: Record<string, string> = {
   'entities/related-clusters.ts COMMON_MAIL': 'constant set of free-mail domains',
   'scoring/account-key.ts PLACEHOLDER_ACCOUNTS': 'constant set of placeholder account ids',
   'scoring/signals/path-geometry.ts PATH_GEOMETRY': 'constant set of rule names',
-  'decisions/packed-row.ts DICTIONARIES': 'constant map of packed format to its deflate dictionary, read only',
+  'decisions/packed-row.ts DICTIONARIES':
+    'constant map of packed format to its deflate dictionary, read only',
 };
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
