@@ -8,12 +8,8 @@
  * format 2 shortens (signals, user agent, workspace id).
  * Options: --decisions <n> (default 200 of each kind), --rounds <n> (default 20).
  */
-import {
-  packDecision,
-  sealedDecision,
-  signalsColumn,
-  unpackDecision,
-} from '../packages/server/src/decisions/packed-row.ts';
+import { packDecision, sealedDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
+import { signalsColumn } from '../packages/server/src/decisions/signals-column.ts';
 import { decisionData } from '../packages/server/src/pipeline/record.ts';
 import { createTestWorkspace } from '../packages/server/src/testing/accounts.ts';
 import { createTestContext } from '../packages/server/src/testing/context.ts';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PACKED_DICTIONARY,
-  packDecision,
-  sealedDecision,
-  signalsColumn,
-  unpackDecision,
-} from './packed-row.ts';
+import { PACKED_DICTIONARY, packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
+import { signalsColumn } from './signals-column.ts';
 
 const identity = {
   cluster_id: 'cl_1',

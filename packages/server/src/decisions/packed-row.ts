@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
+import { ANSWER_COLUMNS, type AnswerColumns, answerRebuilds, rebuiltAnswer } from './packed-answer.ts';
 import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2, PACKED_DICTIONARY_V3 } from './packed-dictionary.ts';
-import { PACKED_FORMAT, type PendingPack, sealDecisionRow, withoutDescriptions } from './packed-seal.mjs';
+import { PACKED_FORMAT, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
+import { isRecord, type SignalsColumn, signalsWith, strippable } from './signals-column.ts';
 
 /**
  * The stored form of a decision's JSON parts (migration 022). A decision used to keep its features,
@@ -93,20 +95,6 @@ function facetsOf(
   return { facets, rest };
 }
 
-/** The columns a stored answer is rebuilt from. */
-export const ANSWER_COLUMNS = [
-  'id',
-  'classification',
-  'risk_score',
-  'risk_level',
-  'action',
-  'device_id',
-  'signals',
-  'decision_ms',
-  'created_at',
-  'ruleset_version',
-] as const satisfies ReadonlyArray<keyof DecisionsTable>;
-
 /** The columns the body of format 2 refers to instead of repeating them. */
 const REFERRED_COLUMNS = [
   'account_id',
@@ -130,7 +118,6 @@ export const PACKED_COLUMNS = [
   'packed_evidence',
 ] as const satisfies ReadonlyArray<keyof DecisionsTable>;
 
-type AnswerColumns = Pick<DecisionsTable, (typeof ANSWER_COLUMNS)[number]>;
 type ReferredColumns = Pick<DecisionsTable, (typeof REFERRED_COLUMNS)[number]>;
 export type PackedColumns = Pick<DecisionsTable, (typeof PACKED_COLUMNS)[number]>;
 
@@ -233,10 +220,6 @@ function copiedAt(
   return parent;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The engine hands the same object to the features and the evidence (or the answer): compare by
  * reference first, and serialise both only when they are copies.
@@ -249,160 +232,6 @@ function inflate(packed: Uint8Array): string {
   const dictionary = DICTIONARIES.get(packed[0] as number);
   if (!dictionary) throw new Error(`packed decision of unknown format ${packed[0]}`);
   return zlib.inflateRawSync(packed.subarray(1), { dictionary }).toString('utf8');
-}
-
-/** The answer JSON that `columns` and the answer's `identity` and `challenge` make. */
-function rebuiltAnswer(
-  columns: AnswerColumns,
-  signals: string,
-  identity: unknown,
-  challenge: unknown,
-): string {
-  const s = JSON.stringify;
-  return (
-    `{"classification":${s(columns.classification)},"risk_score":${Number(columns.risk_score)},` +
-    `"risk_level":${s(columns.risk_level)},"action":${s(columns.action)},"request_id":${s(columns.id)},` +
-    `"device_id":${s(columns.device_id)},"signals":${signals}` +
-    (identity === undefined ? '' : `,"identity":${s(identity)}`) +
-    (challenge === undefined ? '' : `,"challenge":${s(challenge)}`) +
-    `,"decision_ms":${Number(columns.decision_ms)},"timestamp":${s(new Date(Number(columns.created_at)).toISOString())}` +
-    `,"ruleset_version":${s(columns.ruleset_version)},"idempotent_replay":false}`
-  );
-}
-
-/** The keys of an answer `rebuiltAnswer` writes, in its order (identity and challenge when present). */
-const ANSWER_HEAD = [
-  'classification',
-  'risk_score',
-  'risk_level',
-  'action',
-  'request_id',
-  'device_id',
-  'signals',
-];
-const ANSWER_TAIL = ['decision_ms', 'timestamp', 'ruleset_version', 'idempotent_replay'];
-/** The keys in order: without identity and challenge, with identity, with challenge, with both. */
-const ANSWER_ORDERS = [[], ['identity'], ['challenge'], ['identity', 'challenge']].map((middle) => [
-  ...ANSWER_HEAD,
-  ...middle,
-  ...ANSWER_TAIL,
-]);
-
-/** Whether `value` is JSON.stringify's own kind of object: no toJSON of its own. */
-function plainJson(value: unknown): boolean {
-  return isRecord(value) && typeof value.toJSON !== 'function';
-}
-
-/**
- * Whether `answer` serialises to what `rebuiltAnswer(columns, signals.json, …)` writes, decided
- * without serialising it: its keys in that order, each value the column's (of the same type), its
- * `signals` the very array the column was built from. False means "not known": compare the texts.
- */
-function answerRebuilds(
-  columns: AnswerColumns,
-  answer: Record<string, unknown>,
-  signals: SignalsColumn,
-): boolean {
-  if (Object.getPrototypeOf(answer) !== Object.prototype) return false;
-  const { identity, challenge } = answer;
-  if (identity !== undefined && !plainJson(identity)) return false;
-  if (challenge !== undefined && !plainJson(challenge)) return false;
-  const order = ANSWER_ORDERS[
-    (identity === undefined ? 0 : 1) + (challenge === undefined ? 0 : 2)
-  ] as string[];
-  let n = 0;
-  for (const key in answer) {
-    if (key !== order[n]) return false;
-    n++;
-  }
-  if (n !== order.length) return false;
-  const str = (v: unknown, column: unknown) => typeof v === 'string' && v === column;
-  const num = (v: unknown, column: unknown) => typeof v === 'number' && Number.isFinite(v) && v === column;
-  return (
-    str(answer.classification, columns.classification) &&
-    num(answer.risk_score, columns.risk_score) &&
-    str(answer.risk_level, columns.risk_level) &&
-    str(answer.action, columns.action) &&
-    str(answer.request_id, columns.id) &&
-    str(answer.device_id, columns.device_id) &&
-    answer.signals === signals.of &&
-    signals.json === columns.signals &&
-    num(answer.decision_ms, columns.decision_ms) &&
-    str(answer.timestamp, new Date(Number(columns.created_at)).toISOString()) &&
-    str(answer.ruleset_version, columns.ruleset_version) &&
-    answer.idempotent_replay === false
-  );
-}
-
-/** `signals` stored without descriptions, with `descriptions` put back, as the column held it. */
-function signalsWith(stored: string, descriptions: readonly string[]): string {
-  const parsed = JSON.parse(stored) as Array<{ rule: string; score: number }>;
-  return s(parsed.map((p, i) => ({ rule: p.rule, score: p.score, description: descriptions[i] })));
-}
-
-/** The descriptions of `signals` when the column rebuilds exactly without them; undefined otherwise. */
-function strippable(signals: string): string[] | undefined {
-  const parsed = JSON.parse(signals) as unknown;
-  if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
-  const descriptions: string[] = [];
-  for (const item of parsed) {
-    if (!isRecord(item) || typeof item.description !== 'string') return undefined;
-    descriptions.push(item.description);
-  }
-  return signalsWith(s(parsed.map((p) => ({ rule: p.rule, score: p.score }))), descriptions) === signals
-    ? descriptions
-    : undefined;
-}
-
-/**
- * The `signals` column of a decision, built once from the engine's signals: `json` (the column as
- * recorded: JSON.stringify of them), and, when the column rebuilds exactly without the
- * descriptions (as `strippable` decides), `descriptions` and `stripped` (the column as stored).
- * The usual signal ({rule, score, description}, in that order, a string, a finite number and a
- * string) is written out directly; any other falls back to stringify and `strippable`, so the text
- * is the same either way.
- */
-export interface SignalsColumn {
-  /** The signals the column was built from. */
-  of: readonly unknown[];
-  json: string;
-  descriptions?: string[];
-  stripped?: string;
-}
-
-/** A signal that JSON.stringify writes as `{"rule":…,"score":…,"description":…}` and nothing else. */
-function isPlainSignal(item: unknown): item is { rule: string; score: number; description: string } {
-  if (!isRecord(item) || Object.getPrototypeOf(item) !== Object.prototype) return false;
-  const { rule, score, description } = item;
-  if (typeof rule !== 'string' || typeof score !== 'number' || typeof description !== 'string') return false;
-  if (!Number.isFinite(score)) return false;
-  let n = 0;
-  for (const key in item) {
-    if (key !== (n === 0 ? 'rule' : n === 1 ? 'score' : n === 2 ? 'description' : '')) return false;
-    n++;
-  }
-  return n === 3 && Object.getOwnPropertySymbols(item).length === 0;
-}
-
-export function signalsColumn(signals: readonly unknown[]): SignalsColumn {
-  if (signals.length === 0 || !signals.every(isPlainSignal)) {
-    const json = s(signals);
-    const descriptions = strippable(json);
-    return descriptions
-      ? { of: signals, json, descriptions, stripped: withoutDescriptions(json) }
-      : { of: signals, json };
-  }
-  let json = '[';
-  let stripped = '[';
-  const descriptions: string[] = [];
-  for (let i = 0; i < signals.length; i++) {
-    const { rule, score, description } = signals[i] as { rule: string; score: number; description: string };
-    const head = `${i === 0 ? '' : ','}{"rule":${s(rule)},"score":${s(score)}`;
-    stripped += `${head}}`;
-    json += `${head},"description":${s(description)}}`;
-    descriptions.push(description);
-  }
-  return { of: signals, json: `${json}]`, descriptions, stripped: `${stripped}]` };
 }
 
 /**
