@@ -22,6 +22,8 @@ const UNSHAPED = 'mouse_reaches_unshaped';
 const ONE_PACE = 'mouse_reaches_one_pace';
 const UNBRAKED = 'mouse_reaches_unbraked';
 const UNTAILED = 'mouse_reaches_untailed';
+const CUBIC = 'mouse_reach_cubic';
+const CUBICS = 'mouse_reaches_cubic';
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -41,6 +43,7 @@ interface Tally {
   onePace: number;
   unbraked: number;
   untailed: number;
+  cubic: number;
   /** Pages any aiming tell flagged. */
   tell: number;
   notAllowed: number;
@@ -53,6 +56,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     onePace: 0,
     unbraked: 0,
     untailed: 0,
+    cubic: 0,
     tell: 0,
     notAllowed: 0,
     blocked: 0,
@@ -65,7 +69,8 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     if (fired(ONE_PACE)) t.onePace++;
     if (fired(UNBRAKED)) t.unbraked++;
     if (fired(UNTAILED)) t.untailed++;
-    if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED].some(fired)) t.tell++;
+    if (fired(CUBIC) || fired(CUBICS)) t.cubic++;
+    if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED, CUBIC, CUBICS].some(fired)) t.tell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -81,6 +86,7 @@ row('library', [
   'mouse_reaches_one_pace'.padEnd(32),
   'mouse_reaches_unbraked'.padEnd(32),
   'mouse_reaches_untailed'.padEnd(32),
+  'mouse_reach(es)_cubic'.padEnd(32),
   'not allowed'.padEnd(32),
 ]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
@@ -93,16 +99,24 @@ for (const style of LIBRARIES) {
     share(t.onePace, t.n),
     share(t.unbraked, t.n),
     share(t.untailed, t.n),
+    share(t.cubic, t.n),
     share(t.notAllowed, t.n),
   ]);
 }
 
-console.log(`\n== People (flagged by any aiming tell / review or worse / block or bot)`);
+console.log(
+  `\n== People (flagged by any aiming tell / review or worse / block or bot / mouse_reach(es)_cubic)`,
+);
 {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage('human', 1000 * seed + 17));
   const t = tally(evs);
-  row('circles_human_pc1 replayed', [share(t.tell, t.n), share(t.notAllowed, t.n), share(t.blocked, t.n)]);
+  row('circles_human_pc1 replayed', [
+    share(t.tell, t.n),
+    share(t.notAllowed, t.n),
+    share(t.blocked, t.n),
+    share(t.cubic, t.n),
+  ]);
 }
 if (!mousetrap) {
   console.log('\n(no mouse-tracking data given: pass <path-to>/mousetrap-kh2017/raw_data.csv.gz)');
@@ -133,6 +147,7 @@ if (!mousetrap) {
         share(t.tell, t.n),
         share(t.notAllowed, t.n),
         share(t.blocked, t.n),
+        share(t.cubic, t.n),
       ]);
     }
   }

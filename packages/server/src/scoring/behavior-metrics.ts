@@ -41,6 +41,12 @@ import {
   strokeStats,
 } from './mouse-strokes.ts';
 import {
+  NO_REACH_CUBIC,
+  REACH_CUBIC_THRESHOLDS,
+  type ReachCubicMetrics,
+  reachCubicMetrics,
+} from './reach-cubic.ts';
+import {
   NO_REACH_SHAPE,
   REACH_SHAPE_THRESHOLDS,
   type ReachShapeMetrics,
@@ -141,6 +147,8 @@ export interface BehaviorMetrics {
   aiming: AimingMetrics;
   /** How the reaches spread their path over their time (reach-shape.ts). */
   reach_shape: ReachShapeMetrics;
+  /** Whether the reaches were one cubic polynomial in time (reach-cubic.ts). */
+  reach_cubic: ReachCubicMetrics;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -210,6 +218,7 @@ const EMPTY: BehaviorMetrics = {
   pointer_grid: null,
   aiming: NO_AIMING,
   reach_shape: NO_REACH_SHAPE,
+  reach_cubic: NO_REACH_CUBIC,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -229,6 +238,7 @@ export const METRIC_THRESHOLDS = {
   ...INPUT_METRIC_THRESHOLDS,
   ...AIMING_METRIC_THRESHOLDS,
   ...REACH_SHAPE_THRESHOLDS,
+  ...REACH_CUBIC_THRESHOLDS,
 };
 
 function strokeRatios(
@@ -321,5 +331,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     pointer_grid: pointerGrid(evidence.pointer_grid),
     aiming: aimingMetrics(mouse, clicks),
     reach_shape: reachShapeMetrics(mouse, clicks),
+    reach_cubic: reachCubicMetrics(mouse, clicks),
   };
 }

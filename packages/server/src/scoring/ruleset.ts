@@ -21,6 +21,7 @@ import {
 import { network } from './signals/network.ts';
 import { CARD_TESTING_RUN, HARDWARE_MIN_DEVICES, PAYMENT_TIERS, payments } from './signals/payments.ts';
 import { pow } from './signals/pow.ts';
+import { REACH_CUBIC } from './signals/reach-cubic.ts';
 import { REACH_SHAPE } from './signals/reach-shape.ts';
 import {
   DEVICE_CARRY_CAP,
@@ -79,6 +80,7 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
       BEHAVIOR,
       AIMING,
       REACH_SHAPE,
+      REACH_CUBIC,
       VELOCITY_TIERS,
       INPUT,
       PAYMENT_TIERS,

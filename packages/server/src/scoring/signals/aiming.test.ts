@@ -93,6 +93,8 @@ describe('mouse_reaches_one_pace', () => {
     expect(aiming.evaluate(f).map((s) => [s.rule, s.score])).toEqual([
       ['mouse_reaches_unshaped', 20],
       ['mouse_reaches_one_pace', 20],
+      // The braking legs ease out as a quadratic in time: polynomial to the pixel (reach-cubic.ts).
+      ['mouse_reaches_cubic', 30],
     ]);
     expect(behavior.evaluate(f).map((s) => s.rule)).not.toContain('behavior_humanlike');
   });

@@ -1,5 +1,6 @@
 import { ARRIVED_AT } from '../aiming-metrics.ts';
 import type { Features } from '../features.ts';
+import { CUBIC_RULES, cubicSignals } from './reach-cubic.ts';
 import { reachesUntailed, UNTAILED_RULES, untailedSignals } from './reach-shape.ts';
 import { emit, type SignalFamily } from './types.ts';
 
@@ -158,6 +159,7 @@ export const aiming: SignalFamily = {
         "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
     },
     ...UNTAILED_RULES,
+    ...CUBIC_RULES,
   },
   evaluate(f) {
     const a = f.behavior.aiming;
@@ -181,6 +183,7 @@ export const aiming: SignalFamily = {
         }),
       );
     out.push(...untailedSignals(f));
+    out.push(...cubicSignals(f));
     return out;
   },
 };

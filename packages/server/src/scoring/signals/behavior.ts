@@ -16,6 +16,7 @@ import {
 } from './behavior-tells.ts';
 import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
 import { countGeometryOnce, PATH_GEOMETRY } from './path-geometry.ts';
+import { reachCubic } from './reach-cubic.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 const BOT_TELLS = new Set([
@@ -205,6 +206,8 @@ export const behavior: SignalFamily = {
       // Nor reaches drawn from one machine model or run into their targets (aiming.ts: tells of their own family).
       !reachesOnePace(f) &&
       !reachesUnbraked(f) &&
+      // Nor a reach that was one cubic in time (reach-cubic.ts: a Bezier stepped at one pace).
+      !reachCubic(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
