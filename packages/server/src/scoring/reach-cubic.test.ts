@@ -3,6 +3,7 @@ import { readMousePath } from './mouse-path.ts';
 import {
   CUBIC_MAX_RMS_PX,
   CUBIC_MIN_SAMPLES,
+  cubicBeforeTurnBack,
   cubicFit,
   isCubic,
   NO_REACH_CUBIC,
@@ -84,5 +85,28 @@ describe('reachCubicMetrics', () => {
       clicks: [[r.mouse[k - 1]![0] + 100, r.mouse[k - 1]![1], r.mouse[k - 1]![2], 0]],
     };
     expect(metrics(short)).toEqual(NO_REACH_CUBIC);
+  });
+
+  it('counts a reach that turned back after a cubic piece (an overshoot and its correction), not one that bent on', () => {
+    const over = reach('bezier');
+    const from = over.mouse[over.mouse.length - 1]!;
+    const withCorrection = (dx: number, dy: number) => {
+      const back: Sample[] = [];
+      for (let i = 1; i <= 10; i++) {
+        const u = i / 10;
+        back.push([from[0] + 24 * i, Math.round(from[1] + dx * u), Math.round(from[2] + dy * u)]);
+      }
+      const end = back[back.length - 1]!;
+      const path = readMousePath([...over.mouse, ...back]);
+      return { path, clicks: [[end[0] + 150, end[1], end[2], 0]] };
+    };
+    // Back the way it came (a turn of ~170°): the piece before the turn is the Bezier.
+    const turned = withCorrection(-40, -6);
+    expect(cubicBeforeTurnBack(turned.path, 1, turned.path.n - 1)).toBe(over.mouse.length - 1);
+    expect(reachCubicMetrics(turned.path, turned.clicks)).toMatchObject({ fitted: 1, cubic: 1 });
+    // On at a right angle or less: no turn back, and the whole is no cubic.
+    const bent = withCorrection(10, 40);
+    expect(cubicBeforeTurnBack(bent.path, 1, bent.path.n - 1)).toBe(-1);
+    expect(reachCubicMetrics(bent.path, bent.clicks)).toMatchObject({ fitted: 1, cubic: 0 });
   });
 });

@@ -44,9 +44,12 @@ export const REACH_CUBIC_THRESHOLDS = {
 export interface ReachCubicMetrics {
   /** Reaches fitted (CUBIC_MIN_SAMPLES samples or more). */
   fitted: number;
-  /** …of which one cubic in time within CUBIC_MAX_RMS_PX and CUBIC_MAX_QUINTIC_F. */
+  /**
+   * …of which one cubic in time (`isCubic`), or one up to where they turned back
+   * (`cubicBeforeTurnBack`: an overshoot and its correction).
+   */
   cubic: number;
-  /** Samples of the longest cubic reach (0 without one). */
+  /** Samples of the longest cubic reach or piece (0 without one). */
   cubic_samples: number;
   /** The lowest residual RMS of a fitted reach (px), null without one. */
   min_rms_px: number | null;
@@ -168,6 +171,41 @@ export function isCubic(fit: { rms: number; f: number; linearRms: number }): boo
   );
 }
 
+/** Least way (px) over the two moves on either side of a sample for its turn to be weighed. */
+const TURN_MIN_PX = 3;
+
+/**
+ * The reach from `start` to `last` turned back (by more than 90°) after a cubic piece: the sample
+ * where the piece ends, or −1. @extra/humanize past 500 px draws a Bezier to a point within 120 px
+ * of the target and from there a corrective one back: the first piece alone is a cubic in time.
+ * The turn is read at the reach's sharpest (the way over the two moves into a sample against the
+ * two out of it, both TURN_MIN_PX or more: a pixel's rounding turns freely), CUBIC_MIN_SAMPLES or
+ * more into the reach.
+ */
+export function cubicBeforeTurnBack(path: MousePath, start: number, last: number): number {
+  const { x, y } = path;
+  let at = -1;
+  let sharpest = 0;
+  for (let i = start + CUBIC_MIN_SAMPLES - 1; i <= last - 2; i++) {
+    const ax = x[i]! - x[i - 2]!;
+    const ay = y[i]! - y[i - 2]!;
+    const bx = x[i + 2]! - x[i]!;
+    const by = y[i + 2]! - y[i]!;
+    const la = Math.hypot(ax, ay);
+    const lb = Math.hypot(bx, by);
+    if (la < TURN_MIN_PX || lb < TURN_MIN_PX) continue;
+    // Minus the cosine: over 0 where the way out turns more than 90° from the way in.
+    const turn = -(ax * bx + ay * by) / (la * lb);
+    if (turn > sharpest) {
+      sharpest = turn;
+      at = i;
+    }
+  }
+  if (at < 0) return -1;
+  const piece = cubicFit(path, start, at);
+  return piece !== null && isCubic(piece) ? at : -1;
+}
+
 /** The page's aimed reaches (`aimedReachSpans`, one per press) fitted as cubics in time. */
 export function reachCubicMetrics(
   path: MousePath,
@@ -182,9 +220,10 @@ export function reachCubicMetrics(
     if (fit === null) continue;
     fitted++;
     minRms = Math.min(minRms, fit.rms);
-    if (isCubic(fit)) {
+    const end = isCubic(fit) ? last : cubicBeforeTurnBack(path, start, last);
+    if (end >= 0) {
       cubic++;
-      cubicSamples = Math.max(cubicSamples, last - start + 1);
+      cubicSamples = Math.max(cubicSamples, end - start + 1);
     }
   }
   return fitted === 0 ? NO_REACH_CUBIC : { fitted, cubic, cubic_samples: cubicSamples, min_rms_px: minRms };
