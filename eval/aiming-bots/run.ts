@@ -1,4 +1,6 @@
 import type { BehaviorEvidence } from '@warden/protocol';
+import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
+import { swelledPage } from '../../packages/server/src/scoring/reach-swell.ts';
 import type { ReachTiming } from '../aiming/carry.ts';
 import type { Reach } from '../aiming/reaches.ts';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
@@ -13,7 +15,8 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
  * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
  * login by the default rule set: per path library, the share of pages `mouse_reaches_unshaped`,
  * `mouse_reaches_one_pace`, `mouse_reaches_unbraked` and `mouse_reaches_untailed` catch and the share not allowed; for people, the share either flags
- * and the share with friction (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
+ * and the share with friction (review or worse) or blocked. Besides, unscored: the share whose reaches'
+ * primaries follow one sinusoidal swell (`reach_swell`, reach-swell.ts: NaturalMouseMotion's deviation). People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.
@@ -41,6 +44,8 @@ interface Tally {
   onePace: number;
   unbraked: number;
   untailed: number;
+  /** Pages whose primaries follow one swell (swelledPage; unscored). */
+  swelled: number;
   /** Pages any aiming tell flagged. */
   tell: number;
   notAllowed: number;
@@ -53,6 +58,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     onePace: 0,
     unbraked: 0,
     untailed: 0,
+    swelled: 0,
     tell: 0,
     notAllowed: 0,
     blocked: 0,
@@ -65,6 +71,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     if (fired(ONE_PACE)) t.onePace++;
     if (fired(UNBRAKED)) t.unbraked++;
     if (fired(UNTAILED)) t.untailed++;
+    if (swelledPage(behaviorMetrics(ev).reach_swell)) t.swelled++;
     if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED].some(fired)) t.tell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
@@ -82,6 +89,7 @@ row('library', [
   'mouse_reaches_unbraked'.padEnd(32),
   'mouse_reaches_untailed'.padEnd(32),
   'not allowed'.padEnd(32),
+  'reach_swell (unscored)'.padEnd(32),
 ]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
 for (const style of LIBRARIES) {
@@ -94,15 +102,23 @@ for (const style of LIBRARIES) {
     share(t.unbraked, t.n),
     share(t.untailed, t.n),
     share(t.notAllowed, t.n),
+    share(t.swelled, t.n),
   ]);
 }
 
-console.log(`\n== People (flagged by any aiming tell / review or worse / block or bot)`);
+console.log(
+  `\n== People (flagged by any aiming tell / review or worse / block or bot / primaries in one swell, unscored)`,
+);
 {
   const evs: BehaviorEvidence[] = [];
   for (let seed = 1; seed <= pages; seed++) evs.push(await scriptedPage('human', 1000 * seed + 17));
   const t = tally(evs);
-  row('circles_human_pc1 replayed', [share(t.tell, t.n), share(t.notAllowed, t.n), share(t.blocked, t.n)]);
+  row('circles_human_pc1 replayed', [
+    share(t.tell, t.n),
+    share(t.notAllowed, t.n),
+    share(t.blocked, t.n),
+    share(t.swelled, t.n),
+  ]);
 }
 if (!mousetrap) {
   console.log('\n(no mouse-tracking data given: pass <path-to>/mousetrap-kh2017/raw_data.csv.gz)');
@@ -133,6 +149,7 @@ if (!mousetrap) {
         share(t.tell, t.n),
         share(t.notAllowed, t.n),
         share(t.blocked, t.n),
+        share(t.swelled, t.n),
       ]);
     }
   }

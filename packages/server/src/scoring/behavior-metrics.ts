@@ -46,6 +46,12 @@ import {
   type ReachShapeMetrics,
   reachShapeMetrics,
 } from './reach-shape.ts';
+import {
+  NO_REACH_SWELL,
+  REACH_SWELL_THRESHOLDS,
+  type ReachSwellMetrics,
+  reachSwellMetrics,
+} from './reach-swell.ts';
 
 /**
  * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times
@@ -141,6 +147,8 @@ export interface BehaviorMetrics {
   aiming: AimingMetrics;
   /** How the reaches spread their path over their time (reach-shape.ts). */
   reach_shape: ReachShapeMetrics;
+  /** How closely the reaches' primaries follow one sinusoidal swell off their chord (reach-swell.ts). */
+  reach_swell: ReachSwellMetrics;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -210,6 +218,7 @@ const EMPTY: BehaviorMetrics = {
   pointer_grid: null,
   aiming: NO_AIMING,
   reach_shape: NO_REACH_SHAPE,
+  reach_swell: NO_REACH_SWELL,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -229,6 +238,7 @@ export const METRIC_THRESHOLDS = {
   ...INPUT_METRIC_THRESHOLDS,
   ...AIMING_METRIC_THRESHOLDS,
   ...REACH_SHAPE_THRESHOLDS,
+  ...REACH_SWELL_THRESHOLDS,
 };
 
 function strokeRatios(
@@ -321,5 +331,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     pointer_grid: pointerGrid(evidence.pointer_grid),
     aiming: aimingMetrics(mouse, clicks),
     reach_shape: reachShapeMetrics(mouse, clicks),
+    reach_swell: reachSwellMetrics(mouse, clicks),
   };
 }
