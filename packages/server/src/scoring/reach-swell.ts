@@ -125,8 +125,7 @@ export function primaryFit(
  * at completion c lies at u = c + s·swell(c) along the chord and h = a·swell(c) across it; to first
  * order in s, h = a·swell(u) − a·s·swell(u)·swell′(u), a least-squares fit on two curves in one
  * pass, s kept within ±SWELL_MAX_ALONG. Returns the RMS residual over the chord and the height
- * |a|. Null
- * under SWELL_MIN_SAMPLES samples or SWELL_MIN_PX of chord.
+ * |a|; null under SWELL_MIN_SAMPLES samples or SWELL_MIN_PX of chord.
  */
 export function swellFit(
   path: MousePath,
