@@ -1,4 +1,6 @@
 import type { BehaviorEvidence } from '@warden/protocol';
+import { behaviorMetrics } from '../../packages/server/src/scoring/behavior-metrics.ts';
+import { swelledPage } from '../../packages/server/src/scoring/reach-swell.ts';
 import type { ReachTiming } from '../aiming/carry.ts';
 import type { Reach } from '../aiming/reaches.ts';
 import type { DesktopStyle } from '../browsers/desktop-input.ts';
@@ -13,7 +15,8 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
  * Sign-in pages as the SDK records them (eval/aiming/pages.ts), scored as a clean desktop Chrome
  * login by the default rule set: per path library, the share of pages `mouse_reaches_unshaped`,
  * `mouse_reaches_one_pace`, `mouse_reaches_unbraked` and `mouse_reaches_untailed` catch and the share not allowed; for people, the share either flags
- * and the share with friction (review or worse) or blocked. People: the replayed circles_human_pc1 of eval:browsers, and the
+ * and the share with friction (review or worse) or blocked. Besides, unscored: the share whose reaches'
+ * primaries follow one sinusoidal swell (`reach_swell`, reach-swell.ts: NaturalMouseMotion's deviation). People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.
@@ -44,6 +47,8 @@ interface Tally {
   unbraked: number;
   untailed: number;
   cubic: number;
+  /** Pages whose primaries follow one swell (swelledPage; unscored). */
+  swelled: number;
   /** Pages any aiming tell flagged. */
   tell: number;
   notAllowed: number;
@@ -57,6 +62,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     unbraked: 0,
     untailed: 0,
     cubic: 0,
+    swelled: 0,
     tell: 0,
     notAllowed: 0,
     blocked: 0,
@@ -71,6 +77,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     if (fired(UNTAILED)) t.untailed++;
     if (fired(CUBIC) || fired(CUBICS)) t.cubic++;
     if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED, CUBIC, CUBICS].some(fired)) t.tell++;
+    if (swelledPage(behaviorMetrics(ev).reach_swell)) t.swelled++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -88,6 +95,7 @@ row('library', [
   'mouse_reaches_untailed'.padEnd(32),
   'mouse_reach(es)_cubic'.padEnd(32),
   'not allowed'.padEnd(32),
+  'reach_swell (unscored)'.padEnd(32),
 ]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
 for (const style of LIBRARIES) {
@@ -101,11 +109,12 @@ for (const style of LIBRARIES) {
     share(t.untailed, t.n),
     share(t.cubic, t.n),
     share(t.notAllowed, t.n),
+    share(t.swelled, t.n),
   ]);
 }
 
 console.log(
-  `\n== People (flagged by any aiming tell / review or worse / block or bot / mouse_reach(es)_cubic)`,
+  `\n== People (flagged by any aiming tell / review or worse / block or bot / mouse_reach(es)_cubic / primaries in one swell, unscored)`,
 );
 {
   const evs: BehaviorEvidence[] = [];
@@ -116,6 +125,7 @@ console.log(
     share(t.notAllowed, t.n),
     share(t.blocked, t.n),
     share(t.cubic, t.n),
+    share(t.swelled, t.n),
   ]);
 }
 if (!mousetrap) {
@@ -148,6 +158,7 @@ if (!mousetrap) {
         share(t.notAllowed, t.n),
         share(t.blocked, t.n),
         share(t.cubic, t.n),
+        share(t.swelled, t.n),
       ]);
     }
   }

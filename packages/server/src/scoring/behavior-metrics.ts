@@ -52,6 +52,12 @@ import {
   type ReachShapeMetrics,
   reachShapeMetrics,
 } from './reach-shape.ts';
+import {
+  NO_REACH_SWELL,
+  REACH_SWELL_THRESHOLDS,
+  type ReachSwellMetrics,
+  reachSwellMetrics,
+} from './reach-swell.ts';
 
 /**
  * Pure measurements of `behavior` evidence. Mouse samples are [t, x, y] with raw event times
@@ -149,6 +155,8 @@ export interface BehaviorMetrics {
   reach_shape: ReachShapeMetrics;
   /** Whether the reaches were one cubic polynomial in time (reach-cubic.ts). */
   reach_cubic: ReachCubicMetrics;
+  /** How closely the reaches' primaries follow one sinusoidal swell off their chord (reach-swell.ts). */
+  reach_swell: ReachSwellMetrics;
 }
 
 /** A physical key stroke takes longer than this between keydown and keyup. */
@@ -219,6 +227,7 @@ const EMPTY: BehaviorMetrics = {
   aiming: NO_AIMING,
   reach_shape: NO_REACH_SHAPE,
   reach_cubic: NO_REACH_CUBIC,
+  reach_swell: NO_REACH_SWELL,
 };
 
 /** Every threshold above: hashed into `ruleset_version`, so a change shows on every decision. */
@@ -239,6 +248,7 @@ export const METRIC_THRESHOLDS = {
   ...AIMING_METRIC_THRESHOLDS,
   ...REACH_SHAPE_THRESHOLDS,
   ...REACH_CUBIC_THRESHOLDS,
+  ...REACH_SWELL_THRESHOLDS,
 };
 
 function strokeRatios(
@@ -332,5 +342,6 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     aiming: aimingMetrics(mouse, clicks),
     reach_shape: reachShapeMetrics(mouse, clicks),
     reach_cubic: reachCubicMetrics(mouse, clicks),
+    reach_swell: reachSwellMetrics(mouse, clicks),
   };
 }
