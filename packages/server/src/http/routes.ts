@@ -32,6 +32,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   // The access checks' reads and clock (`AuthDeps`, http/auth.ts). The clock is read through the context at
   // each use (a test moves it after the app is built); secret and database are the context's own.
   const auth = { secret: ctx.secret, now: () => ctx.now(), database: ctx.database };
+  // The access checks with the process's services and configuration (both fixed once built); each
+  // area's type names the part of them it uses.
+  const withServices = { ...auth, services: ctx.services, config: ctx.config };
   const areas: Array<(scope: App) => Promise<void>> = [
     withContext(authRoutes),
     (scope) => workspaceRoutes(scope, auth),
@@ -46,14 +49,14 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
           return ctx.hotState;
         },
       }),
-    withContext(rulesRoutes),
+    (scope) => rulesRoutes(scope, withServices),
     withContext(ruleToolRoutes),
-    withContext(listsRoutes),
+    (scope) => listsRoutes(scope, withServices),
     withContext(scoringArea),
     withContext(decisionRoutes),
-    withContext(decisionLabelRoutes),
+    (scope) => decisionLabelRoutes(scope, withServices),
     withContext(entityRoutes),
-    withContext(entityLabelRoutes),
+    (scope) => entityLabelRoutes(scope, withServices),
     withContext(clusterRoutes),
     withContext(statsRoutes),
     (scope) => staticRoutes(scope, { assets, demoSiteKey: () => firstDemoSiteKey(ctx.database.db) }),
