@@ -35,8 +35,21 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   // The access checks with the process's services and configuration (both fixed once built); each
   // area's type names the part of them it uses.
   const withServices = { ...auth, services: ctx.services, config: ctx.config };
+  // With what a test may swap after the app is built (hot state, logger, DNS resolver): read at each use.
+  const live = {
+    ...withServices,
+    get hotState() {
+      return ctx.hotState;
+    },
+    get logger() {
+      return ctx.logger;
+    },
+    get lookup() {
+      return ctx.lookup;
+    },
+  };
   const areas: Array<(scope: App) => Promise<void>> = [
-    withContext(authRoutes),
+    (scope) => authRoutes(scope, live),
     (scope) => workspaceRoutes(scope, auth),
     (scope) => siteRoutes(scope, { ...auth, siteChanges: ctx.services.siteChanges }),
     (scope) => memberRoutes(scope, auth),
@@ -61,9 +74,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     (scope) => statsRoutes(scope, withServices),
     (scope) => staticRoutes(scope, { assets, demoSiteKey: () => firstDemoSiteKey(ctx.database.db) }),
     (scope) => dashboardArea(scope, { assets }),
-    withContext(webhookRoutes),
-    withContext(ssoConfigRoutes),
-    withContext(ssoSamlRoutes),
+    (scope) => webhookRoutes(scope, live),
+    (scope) => ssoConfigRoutes(scope, live),
+    (scope) => ssoSamlRoutes(scope, live),
     (scope) => auditRoutes(scope, auth),
   ];
   for (const area of areas) await app.register(async (scope) => area(scope));
