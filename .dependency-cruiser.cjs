@@ -56,7 +56,7 @@ module.exports = {
         "Code that runs in a browser (the browser SDK, the dashboard, protocol's main entry) imports no Node built-in; protocol's Node-only wire helpers are subpath exports.",
       from: {
         path: '^packages/(browser|dashboard|protocol)/src/',
-        pathNot: ['^packages/protocol/src/webhook-signature\\.ts$', ...TESTS],
+        pathNot: ['^packages/protocol/src/(webhook-signature|altcha)\\.ts$', ...TESTS],
       },
       to: { dependencyTypes: ['core'] },
     },

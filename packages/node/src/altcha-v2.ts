@@ -1,11 +1,13 @@
-import { createHash, createHmac, pbkdf2, timingSafeEqual } from 'node:crypto';
+import { createHash, pbkdf2, timingSafeEqual } from 'node:crypto';
+import { altchaV2Password, altchaV2Signature, asAltchaV2Envelope } from '@warden/protocol/altcha';
 
 /**
  * ALTCHA's proof of work v2 (the `altcha` widget 3.x, altcha-lib ≥ 2): the payload is base64 JSON
  * `{challenge: {parameters, signature}, solution: {counter, derivedKey, time?}}`. The solution is
  * the counter c whose key, derived from password = nonce ‖ uint32be(c) and `salt` with the
  * parameters' algorithm and cost, starts with `keyPrefix`. The signature is HMAC-SHA256 of the
- * parameters' JSON with sorted keys. Checked with node:crypto only (no dependency).
+ * parameters' JSON with sorted keys. Checked with node:crypto only (no dependency); the decoding and
+ * the signature are the shared wire format of `@warden/protocol/altcha`, bundled into the build.
  */
 export interface V2Parameters {
   algorithm: string;
@@ -33,20 +35,15 @@ const PBKDF2: Record<string, string> = {
 };
 const SHA: Record<string, string> = { 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function positiveInt(value: unknown, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
 }
 
 /** The v2 form of a decoded payload, or undefined when it is not one (or not well formed). */
 export function asV2(value: unknown): V2Payload | undefined {
-  if (!isRecord(value) || !isRecord(value.challenge) || !isRecord(value.solution)) return undefined;
-  const { parameters: p, signature } = value.challenge;
-  const { counter, derivedKey } = value.solution;
-  if (!isRecord(p) || typeof signature !== 'string') return undefined;
+  const envelope = asAltchaV2Envelope(value);
+  if (!envelope) return undefined;
+  const { parameters: p, signature, counter, derivedKey } = envelope;
   const ok =
     typeof p.algorithm === 'string' &&
     positiveInt(p.cost, 2 ** 30) &&
@@ -59,46 +56,22 @@ export function asV2(value: unknown): V2Payload | undefined {
     typeof p.salt === 'string' &&
     (p.salt === '' || HEX.test(p.salt)) &&
     (p.expiresAt === undefined || (typeof p.expiresAt === 'number' && Number.isFinite(p.expiresAt))) &&
-    typeof counter === 'number' &&
-    Number.isInteger(counter) &&
-    counter >= 0 &&
-    counter <= 0xffffffff &&
-    typeof derivedKey === 'string' &&
     HEX.test(derivedKey);
   if (!ok) return undefined;
-  return {
-    parameters: p as V2Parameters,
-    signature,
-    counter: counter as number,
-    derivedKey: derivedKey as string,
-  };
+  return { parameters: p as V2Parameters, signature, counter, derivedKey };
 }
 
 export function v2Supported(algorithm: string): boolean {
   return Object.hasOwn(PBKDF2, algorithm) || Object.hasOwn(SHA, algorithm);
 }
 
-function sortKeys(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .flatMap((key) => (value[key] === undefined ? [] : [[key, sortKeys(value[key])]])),
-  );
-}
-
 /** HMAC-SHA256 of the parameters' canonical JSON (altcha-lib's `hmacSignatureSecret` signature). */
 export function v2Signature(parameters: V2Parameters, hmacKey: string): string {
-  return createHmac('sha256', hmacKey)
-    .update(JSON.stringify(sortKeys(parameters)))
-    .digest('hex');
+  return altchaV2Signature(hmacKey, parameters);
 }
 
 function deriveKey(p: V2Parameters, counter: number): Promise<Buffer> {
-  const nonce = Buffer.from(p.nonce, 'hex');
-  const password = Buffer.alloc(nonce.length + 4);
-  nonce.copy(password);
-  password.writeUInt32BE(counter, nonce.length);
+  const password = altchaV2Password(p.nonce, counter);
   const salt = Buffer.from(p.salt, 'hex');
   const pbkdf2Digest = PBKDF2[p.algorithm];
   if (pbkdf2Digest) {

@@ -1,4 +1,11 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  type AltchaV1Payload,
+  altchaV1Challenge,
+  altchaV1Signature,
+  asAltchaV1Payload,
+  parseAltchaPayload,
+} from '@warden/protocol/altcha';
 import { asV2, equalHexSignature, v2Signature, v2Solved, v2Supported } from './altcha-v2.ts';
 import type { Warden } from './client.ts';
 
@@ -57,38 +64,16 @@ export type AltchaVerifyOptions =
       now?: number;
     };
 
-interface Payload {
-  algorithm: string;
-  challenge: string;
-  number: number;
-  salt: string;
-  signature: string;
-}
-
 const HEX64 = /^[0-9a-f]{64}$/;
 
 function parse(payload: unknown): unknown {
-  if (typeof payload !== 'string' || payload.length === 0 || payload.length > 4096) return undefined;
-  try {
-    return JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  return parseAltchaPayload(payload, 4096);
 }
 
-function decode(value: unknown): Payload | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const p = value as Record<string, unknown>;
-  const ok =
-    typeof p.algorithm === 'string' &&
-    typeof p.challenge === 'string' &&
-    HEX64.test(p.challenge) &&
-    typeof p.salt === 'string' &&
-    typeof p.signature === 'string' &&
-    typeof p.number === 'number' &&
-    Number.isSafeInteger(p.number) &&
-    p.number >= 0;
-  return ok ? (p as unknown as Payload) : undefined;
+/** The v1 form, its challenge a SHA-256 in hex. */
+function decode(value: unknown): AltchaV1Payload | undefined {
+  const p = asAltchaV1Payload(value);
+  return p && HEX64.test(p.challenge) ? p : undefined;
 }
 
 function expiresMsOf(salt: string): number | undefined {
@@ -141,14 +126,14 @@ export async function verifyAltchaPayload(
   const now = options.now ?? Date.now();
   const expiresAt = expiresMsOf(p.salt);
   if (expiresAt !== undefined && now >= expiresAt) return { valid: false, reason: 'expired' };
-  const solved = createHash('sha256').update(`${p.salt}${p.number}`).digest('hex');
+  const solved = altchaV1Challenge(p.salt, p.number);
   if (!equalHex(solved, p.challenge)) return { valid: false, reason: 'invalid_proof' };
   const ok = { valid: true as const, challenge: p.challenge, salt: p.salt, number: p.number };
 
   if ('warden' in options) return byWarden(options.warden, payload as string, ok);
 
   if (expiresAt === undefined && options.requireExpires !== false) return { valid: false, reason: 'expired' };
-  const expected = createHmac('sha256', options.hmacKey).update(p.challenge).digest('hex');
+  const expected = altchaV1Signature(options.hmacKey, p.challenge);
   if (!HEX64.test(p.signature) || !equalHex(expected, p.signature)) {
     return { valid: false, reason: 'invalid_signature' };
   }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditEntry as AuditView } from '@warden/protocol/management';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
 import type { AuditLogTable } from '../storage/audit-schema.ts';
 import type { Database, DB } from '../storage/db.ts';
 import type { Principal } from '../workspace/tokens.ts';
@@ -114,21 +113,27 @@ export async function recordAudit(
   await db.insertInto('audit_log').values(row).execute();
 }
 
+/** What a change and its audit entry are written with: the database (its transaction) and the clock. */
+export interface AuditDeps {
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+}
+
 /**
- * Run `change` in a transaction with a context whose database is that transaction, then record
- * what `describe` says about its result in the same transaction. Everything `change` reads or
- * writes must go through `tx` (on SQLite the transaction holds the one connection).
+ * Run `change` in a transaction with a copy of `deps` whose database is that transaction, then
+ * record what `describe` says about its result in the same transaction. Everything `change` reads
+ * or writes must go through `tx` (on SQLite the transaction holds the one connection).
  */
-export async function audited<T>(
-  ctx: AppContext,
+export async function audited<D extends AuditDeps, T>(
+  deps: D,
   actor: AuditActor,
-  change: (tx: AppContext) => Promise<T>,
+  change: (tx: D) => Promise<T>,
   describe: (result: T) => AuditEntry,
 ): Promise<T> {
-  return ctx.database.db.transaction().execute(async (trx) => {
-    const tx: AppContext = { ...ctx, database: { ...ctx.database, db: trx } };
+  return deps.database.db.transaction().execute(async (trx) => {
+    const tx: D = { ...deps, database: { ...deps.database, db: trx } };
     const result = await change(tx);
-    await recordAudit(trx, actor, describe(result), ctx.now());
+    await recordAudit(trx, actor, describe(result), deps.now());
     return result;
   });
 }

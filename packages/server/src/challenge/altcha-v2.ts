@@ -1,5 +1,6 @@
-import { createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { altchaV2Password, altchaV2Signature, asAltchaV2Envelope } from '@warden/protocol/altcha';
 import type { SitesTable } from '../storage/schema.ts';
 import type { ChallengeDeps } from './index.ts';
 import {
@@ -55,36 +56,13 @@ export function v2Work(difficulty: number): { counters: number; cost: number } {
   return { counters: 2 ** counterBits, cost: 2 ** (difficulty - counterBits) };
 }
 
-function passwordOf(nonceHex: string, counter: number): Buffer {
-  const nonce = Buffer.from(nonceHex, 'hex');
-  const password = Buffer.alloc(nonce.length + 4);
-  nonce.copy(password);
-  password.writeUInt32BE(counter, nonce.length);
-  return password;
-}
-
-/** JSON with keys sorted at every level (altcha-lib's canonicalJSON). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const record = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .flatMap((key) => (record[key] === undefined ? [] : [[key, sortKeys(record[key])]])),
-  );
-}
-
 /** The site's ALTCHA signing key (both forms); only the server holds it. */
 export function altchaKey(ctx: ChallengeDeps, site: SitesTable): Buffer {
   return hmac(ctx.services.keys.pow, `altcha|${site.id}`);
 }
 
 function signatureOf(ctx: ChallengeDeps, site: SitesTable, parameters: unknown): string {
-  return createHmac('sha256', altchaKey(ctx, site)).update(canonicalJson(parameters)).digest('hex');
+  return altchaV2Signature(altchaKey(ctx, site), parameters);
 }
 
 function secretCounter(ctx: ChallengeDeps, signed: string, counters: number): number {
@@ -104,7 +82,7 @@ export async function issueAltchaV2Challenge(
   const salt = randomBytes(16).toString('hex');
   const counter = secretCounter(ctx, checked.signed, counters);
   const key = await pbkdf2Async(
-    passwordOf(nonce, counter),
+    altchaV2Password(nonce, counter),
     Buffer.from(salt, 'hex'),
     cost,
     KEY_LENGTH,
@@ -128,21 +106,13 @@ export interface AltchaV2Payload {
   solution: { counter: number; derivedKey: string };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A decoded payload in the v2 form (`{challenge: {parameters, signature}, solution}`), or undefined. */
 export function asV2Payload(value: unknown): AltchaV2Payload | undefined {
-  if (!isRecord(value) || !isRecord(value.challenge) || !isRecord(value.solution)) return undefined;
-  const { parameters, signature } = value.challenge;
-  const { counter, derivedKey } = value.solution;
-  if (!isRecord(parameters) || !isRecord(parameters.data)) return undefined;
-  if (typeof parameters.data.challenge_id !== 'string' || typeof signature !== 'string') return undefined;
-  if (typeof counter !== 'number' || !Number.isInteger(counter) || counter < 0 || counter > 0xffffffff)
-    return undefined;
-  if (typeof derivedKey !== 'string') return undefined;
-  return value as unknown as AltchaV2Payload;
+  const envelope = asAltchaV2Envelope(value);
+  const data = envelope?.parameters.data;
+  if (!envelope || typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  if (typeof (data as Record<string, unknown>).challenge_id !== 'string') return undefined;
+  return value as AltchaV2Payload;
 }
 
 function hexEqual(a: string, b: string): boolean {

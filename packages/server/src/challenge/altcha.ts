@@ -1,4 +1,11 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  type AltchaV1Payload,
+  altchaV1Challenge,
+  altchaV1Signature,
+  asAltchaV1Payload,
+  parseAltchaPayload,
+} from '@warden/protocol/altcha';
 import type { SitesTable } from '../storage/schema.ts';
 import { altchaKey, asV2Payload, checkAltchaV2Payload } from './altcha-v2.ts';
 import type { ChallengeDeps } from './index.ts';
@@ -31,12 +38,8 @@ export interface AltchaChallenge {
 /** Longest payload accepted (a real one is ~300 bytes). */
 export const MAX_ALTCHA_PAYLOAD = 2048;
 
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 function signatureOf(ctx: ChallengeDeps, site: SitesTable, challenge: string): string {
-  return createHmac('sha256', altchaKey(ctx, site)).update(challenge).digest('hex');
+  return altchaV1Signature(altchaKey(ctx, site), challenge);
 }
 
 export async function issueAltchaChallenge(
@@ -50,7 +53,7 @@ export async function issueAltchaChallenge(
   const checked = checkChallengeId(ctx, site, descriptor.challenge_id);
   if (typeof checked === 'string') throw new Error(`a challenge just issued is ${checked}`);
   const n = secretNumber(ctx.services.keys.pow, checked.signed, descriptor.maxnumber);
-  const challenge = sha256Hex(salt + n);
+  const challenge = altchaV1Challenge(salt, n);
   return {
     algorithm: 'SHA-256',
     challenge,
@@ -60,42 +63,14 @@ export async function issueAltchaChallenge(
   };
 }
 
-interface AltchaPayload {
-  algorithm: string;
-  challenge: string;
-  number: number;
-  salt: string;
-  signature: string;
-}
-
 /** The widget's payload as JSON (either form), or undefined when it is not base64 JSON. */
 function parsePayload(payload: unknown): unknown {
-  if (typeof payload !== 'string' || payload.length === 0 || payload.length > MAX_ALTCHA_PAYLOAD)
-    return undefined;
-  try {
-    return JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  return parseAltchaPayload(payload, MAX_ALTCHA_PAYLOAD);
 }
 
 /** The widget's payload in the v1 form decoded, or undefined when it is not one. */
-export function decodeAltchaPayload(payload: unknown): AltchaPayload | undefined {
-  const value = parsePayload(payload);
-  if (typeof value !== 'object' || value === null) return undefined;
-  const p = value as Record<string, unknown>;
-  if (
-    typeof p.algorithm !== 'string' ||
-    typeof p.challenge !== 'string' ||
-    typeof p.salt !== 'string' ||
-    typeof p.signature !== 'string' ||
-    typeof p.number !== 'number' ||
-    !Number.isSafeInteger(p.number) ||
-    p.number < 0
-  ) {
-    return undefined;
-  }
-  return p as unknown as AltchaPayload;
+export function decodeAltchaPayload(payload: unknown): AltchaV1Payload | undefined {
+  return asAltchaV1Payload(parsePayload(payload));
 }
 
 function hexEqual(a: string, b: string): boolean {
@@ -139,7 +114,7 @@ async function checkAltchaPayload(
     return fail('invalid_proof');
   }
   if (!hexEqual(decoded.signature, signatureOf(ctx, site, decoded.challenge))) return fail('invalid_proof');
-  if (!hexEqual(sha256Hex(decoded.salt + decoded.number), decoded.challenge)) {
+  if (!hexEqual(altchaV1Challenge(decoded.salt, decoded.number), decoded.challenge)) {
     await countWrongAnswer(ctx, site, checked.parsed);
     return fail('invalid_proof');
   }

@@ -1,6 +1,6 @@
 import { ACTIONS, CLASSIFICATIONS } from '@warden/protocol';
 import type { EntityKind, EntitySummary } from '@warden/protocol/management';
-import type { AppContext } from '../context.ts';
+import type { DecisionLog } from '../decisions/decision-log.ts';
 import type { DecisionFilters } from '../decisions/search.ts';
 import { type ParsedUserAgent, parseUserAgent } from './user-agent.ts';
 
@@ -33,7 +33,7 @@ function networkOf(features: string, kind: EntityKind): EntitySummary['network']
 }
 
 export async function entitySummary(
-  ctx: AppContext,
+  ctx: { readonly services: { readonly decisions: Pick<DecisionLog, 'aggregate'> } },
   siteId: string,
   kind: EntityKind,
   value: string,

@@ -1,9 +1,21 @@
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { HotState } from '../state/hot-state.ts';
 import type { SitesTable } from '../storage/schema.ts';
 import { deviceIdFromStable, isRecord, stableFingerprint, str } from './device-id.ts';
 import { linkDevice } from './device-link.ts';
-import { hardwareProfileFromStable } from './hardware.ts';
+import { type HardwareProfileWrites, hardwareProfileFromStable } from './hardware.ts';
 import { signToken, TOKEN_TTL_MS } from './token.ts';
+
+/** What registering a device uses: the clock, the hot state (links, hardware profiles), the token key and a logger. */
+export interface FingerprintDeps {
+  now(): number;
+  readonly hotState: HotState;
+  readonly logger: Pick<Logger, 'warn'>;
+  readonly services: {
+    readonly hardwareWrites: Pick<HardwareProfileWrites, 'remember'>;
+    readonly keys: { readonly fingerprintToken: Buffer };
+  };
+}
 
 export interface FingerprintRegistration {
   token: string;
@@ -22,7 +34,7 @@ export interface FingerprintRegistration {
  * carry the token.
  */
 export async function registerFingerprint(
-  ctx: AppContext,
+  ctx: FingerprintDeps,
   site: SitesTable,
   body: { fingerprint: unknown; behavior?: unknown },
 ): Promise<FingerprintRegistration> {

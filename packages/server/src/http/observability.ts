@@ -5,13 +5,35 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { collectDefaultMetrics } from 'prom-client';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, type Registry } from 'prom-client';
+import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { UNMATCHED_ROUTE } from '../metrics.ts';
-import { ping } from '../storage/db.ts';
+import { type ServiceMetrics, UNMATCHED_ROUTE } from '../metrics.ts';
+import type { Readiness } from '../readiness.ts';
+import type { HotState } from '../state/hot-state.ts';
+import { type Database, ping } from '../storage/db.ts';
+import type { StorageSpace } from '../storage/storage-space.ts';
 import { installErrorHandling } from './errors.ts';
 import type { App } from './types.ts';
+
+/**
+ * What the request metrics, the access log, /healthz, /readyz and /metrics use (http/app.ts passes
+ * the process's context, so what a test swaps is seen at each use).
+ */
+export interface ObservabilityDeps {
+  readonly config: Pick<Config, 'metricsToken' | 'metricsPort' | 'host'>;
+  readonly metrics: Registry;
+  readonly logger: Logger;
+  readonly database: Database;
+  readonly hotState: Pick<HotState, 'ping'>;
+  readonly readiness?: Pick<Readiness, 'report'> | undefined;
+  readonly worker?: { readonly metrics?: (() => Promise<string>) | undefined } | undefined;
+  readonly services: {
+    readonly metrics: Pick<ServiceMetrics, 'request'>;
+    readonly storage: Pick<StorageSpace, 'check'>;
+  };
+}
 
 /** The path of a request URL, without its query (which may carry tokens). */
 function pathOf(url: string): string {
@@ -26,7 +48,7 @@ function pathOf(url: string): string {
  * X-Forwarded-For's when the socket is a WARDEN_TRUSTED_PROXIES proxy) and request id (`reqId`).
  * Nothing else about the request is logged: no URL query, no headers, no body.
  */
-export function installRequestObservation(app: App, ctx: AppContext): void {
+export function installRequestObservation(app: App, ctx: ObservabilityDeps): void {
   const metrics = ctx.services.metrics;
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
@@ -54,7 +76,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** GET /metrics: the registry as Prometheus text; behind `Authorization: Bearer <token>` when one is set. */
-function metricsHandler(ctx: AppContext) {
+function metricsHandler(ctx: ObservabilityDeps) {
   const token = ctx.config.metricsToken;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (token !== undefined) {
@@ -75,7 +97,7 @@ function metricsHandler(ctx: AppContext) {
  * when the main app gets ready (before it listens: a taken metrics port fails `listen`, which an
  * onListen hook could not), closed with it. The main app then has no /metrics. Root instance only.
  */
-export function installMetricsListener(app: App, ctx: AppContext): void {
+export function installMetricsListener(app: App, ctx: ObservabilityDeps): void {
   const port = ctx.config.metricsPort;
   if (port === undefined) return;
   const metricsApp = Fastify({
@@ -100,7 +122,7 @@ declare module 'fastify' {
 }
 
 /** /healthz, /readyz and /metrics. */
-export async function observabilityRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function observabilityRoutes(app: App, ctx: ObservabilityDeps): Promise<void> {
   if (!ctx.metrics.getSingleMetric('process_cpu_seconds_total'))
     collectDefaultMetrics({ register: ctx.metrics });
 

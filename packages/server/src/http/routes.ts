@@ -25,42 +25,56 @@ import type { App } from './types.ts';
 
 /** Every area's routes, each in its own encapsulated plugin. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  const withContext = (area: (scope: App, ctx: AppContext) => Promise<void>) => (scope: App) =>
-    area(scope, ctx);
-  // Areas that take only what they use; the others still take the context (docs/architecture.md).
+  // Each area declares what it uses (an interface or `Pick<>` beside its plugin) and gets one of the
+  // objects below, which hold at least that; none gets the context itself (docs/architecture.md).
   const assets = ctx.services.assets;
   // The access checks' reads and clock (`AuthDeps`, http/auth.ts). The clock is read through the context at
   // each use (a test moves it after the app is built); secret and database are the context's own.
   const auth = { secret: ctx.secret, now: () => ctx.now(), database: ctx.database };
+  // The access checks with the process's services and configuration (both fixed once built); each
+  // area's type names the part of them it uses.
+  const withServices = { ...auth, services: ctx.services, config: ctx.config };
+  // With what is read at each use, through getters: a test swaps the hot state, logger or DNS
+  // resolver after the app is built. A spread copies the values once: spread it per request only.
+  const live = {
+    ...withServices,
+    get hotState() {
+      return ctx.hotState;
+    },
+    get logger() {
+      return ctx.logger;
+    },
+    get lookup() {
+      return ctx.lookup;
+    },
+    get worker() {
+      return ctx.worker;
+    },
+    get readiness() {
+      return ctx.readiness;
+    },
+  };
   const areas: Array<(scope: App) => Promise<void>> = [
-    withContext(authRoutes),
+    (scope) => authRoutes(scope, live),
     (scope) => workspaceRoutes(scope, auth),
     (scope) => siteRoutes(scope, { ...auth, siteChanges: ctx.services.siteChanges }),
     (scope) => memberRoutes(scope, auth),
-    (scope) =>
-      invitationRoutes(scope, {
-        ...auth,
-        config: ctx.config,
-        // Read at each use: a test swaps the hot state after the app is built.
-        get hotState() {
-          return ctx.hotState;
-        },
-      }),
-    withContext(rulesRoutes),
-    withContext(ruleToolRoutes),
-    withContext(listsRoutes),
-    withContext(scoringArea),
-    withContext(decisionRoutes),
-    withContext(decisionLabelRoutes),
-    withContext(entityRoutes),
-    withContext(entityLabelRoutes),
-    withContext(clusterRoutes),
-    withContext(statsRoutes),
+    (scope) => invitationRoutes(scope, live),
+    (scope) => rulesRoutes(scope, withServices),
+    (scope) => ruleToolRoutes(scope, withServices),
+    (scope) => listsRoutes(scope, withServices),
+    (scope) => scoringArea(scope, live),
+    (scope) => decisionRoutes(scope, withServices),
+    (scope) => decisionLabelRoutes(scope, withServices),
+    (scope) => entityRoutes(scope, withServices),
+    (scope) => entityLabelRoutes(scope, withServices),
+    (scope) => clusterRoutes(scope, withServices),
+    (scope) => statsRoutes(scope, withServices),
     (scope) => staticRoutes(scope, { assets, demoSiteKey: () => firstDemoSiteKey(ctx.database.db) }),
     (scope) => dashboardArea(scope, { assets }),
-    withContext(webhookRoutes),
-    withContext(ssoConfigRoutes),
-    withContext(ssoSamlRoutes),
+    (scope) => webhookRoutes(scope, live),
+    (scope) => ssoConfigRoutes(scope, live),
+    (scope) => ssoSamlRoutes(scope, live),
     (scope) => auditRoutes(scope, auth),
   ];
   for (const area of areas) await app.register(async (scope) => area(scope));

@@ -1,6 +1,6 @@
 import type { TopDimension, TopEntry } from '@warden/protocol/management';
 import { type RawBuilder, sql } from 'kysely';
-import type { AppContext } from '../context.ts';
+import type { Database } from '../storage/db.ts';
 import type { Dialect } from '../storage/migrations/types.ts';
 
 /**
@@ -66,8 +66,13 @@ function sourceOf(dialect: Dialect, dimension: TopDimension): Source {
   }
 }
 
+/** What the top values read: the database and its dialect (the SQL differs). */
+export interface TopValuesDeps {
+  readonly database: Pick<Database, 'db' | 'dialect'>;
+}
+
 async function grouped(
-  ctx: AppContext,
+  ctx: TopValuesDeps,
   dimension: TopDimension,
   siteId: string,
   range: { from: number; to: number },
@@ -95,7 +100,7 @@ async function grouped(
 
 /** The top `limit` values of one dimension in `[from, to)`, with their counts in the period before. */
 export async function topDecisionValues(
-  ctx: AppContext,
+  ctx: TopValuesDeps,
   dimension: TopDimension,
   siteId: string,
   range: { from: number; to: number },

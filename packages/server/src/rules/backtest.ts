@@ -1,5 +1,6 @@
 import type { BacktestCounts } from '@warden/protocol/management';
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
+import type { RuleDecisions } from '../decisions/rule-queries.ts';
 import { ruleInputOfRecord } from '../scoring/rule-input.ts';
 import { DEFAULT_FAMILIES, hardRules, isHardRule } from '../scoring/ruleset.ts';
 import { applyCustomRules, type RuledDecision } from './apply.ts';
@@ -47,6 +48,12 @@ const bump = (c: Counts, k: string) => {
   c[k] = (c[k] ?? 0) + 1;
 };
 
+/** What a backtest reads: the recorded decisions and the rules' time budget. */
+export interface BacktestDeps {
+  readonly services: { readonly decisions: { readonly rules: Pick<RuleDecisions, 'backtestPage'> } };
+  readonly config: Pick<Config, 'ruleTimeBudgetMs'>;
+}
+
 /**
  * Replay recorded decisions of a time range through a draft rule set: the recorded rule input
  * (scoring/rule-input.ts: features, default signals, event, identity) is kept, list and
@@ -55,7 +62,7 @@ const bump = (c: Counts, k: string) => {
  * memory stays flat; 100,000 events take a few seconds.
  */
 export async function runBacktest(
-  ctx: AppContext,
+  ctx: BacktestDeps,
   ruleset: Ruleset,
   options: BacktestOptions,
 ): Promise<BacktestResult> {

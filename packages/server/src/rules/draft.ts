@@ -1,13 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { BacktestBody } from '@warden/protocol/management';
-import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import type { Database } from '../storage/db.ts';
 import { newRuleRow, ruleProblems } from './repo.ts';
 import { buildRuleset, type Ruleset } from './ruleset.ts';
 
 /** The rule set a backtest runs: the saved rules (unless excluded) with the drafts laid over them by name. */
 export async function draftRuleset(
-  ctx: AppContext,
+  ctx: { readonly database: Pick<Database, 'db'>; now(): number },
   siteId: string,
   body: Static<typeof BacktestBody>,
 ): Promise<Ruleset> {

@@ -1,12 +1,14 @@
 import type { RuleHits } from '@warden/protocol/management';
-import type { AppContext } from '../context.ts';
+import type { RuleDecisions } from '../decisions/rule-queries.ts';
 
 interface RecordedCustom {
   custom_rules?: { matched?: string[]; shadow?: Array<{ rule: string }> };
 }
 
 export async function ruleHits(
-  ctx: AppContext,
+  ctx: {
+    readonly services: { readonly decisions: { readonly rules: Pick<RuleDecisions, 'recordedMatches'> } };
+  },
   siteId: string,
   range: { from: number; to: number },
   buckets: number,

@@ -3,12 +3,12 @@ import type { Static } from '@sinclair/typebox';
 import type { ListCreateBody, RuleCreateBody, RulePatchBody } from '@warden/protocol/management';
 import { MAX_LIST_ENTRIES, MAX_RULES_PER_SITE } from '@warden/protocol/management';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
-import type { DB } from '../storage/db.ts';
+import type { Database, DB } from '../storage/db.ts';
 import type { ListKind, ListsTable, RulesTable } from '../storage/rules-schema.ts';
 import { compileExpression } from './cel.ts';
 import { entryError, normaliseEntry } from './lists.ts';
+import type { RuleStore } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -98,8 +98,18 @@ export function newRuleRow(
   };
 }
 
+/**
+ * What a rule or list change writes with: the database (an audited change's transaction), the
+ * clock, and the compiled rule sets it invalidates.
+ */
+export interface RuleWriteDeps {
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+  readonly services: { readonly rules: Pick<RuleStore, 'invalidate'> };
+}
+
 async function nameTaken(
-  ctx: AppContext,
+  ctx: Pick<RuleWriteDeps, 'database'>,
   table: 'rules' | 'lists',
   siteId: string,
   name: string,
@@ -114,7 +124,7 @@ async function nameTaken(
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-export async function createRule(ctx: AppContext, siteId: string, body: Static<typeof RuleCreateBody>) {
+export async function createRule(ctx: RuleWriteDeps, siteId: string, body: Static<typeof RuleCreateBody>) {
   checkRule({ score: body.score ?? null, action: body.action ?? null, expression: body.expression });
   const { db } = ctx.database;
   const count = await db
@@ -133,7 +143,7 @@ export async function createRule(ctx: AppContext, siteId: string, body: Static<t
   return row;
 }
 
-export async function updateRule(ctx: AppContext, row: RulesTable, patch: Static<typeof RulePatchBody>) {
+export async function updateRule(ctx: RuleWriteDeps, row: RulesTable, patch: Static<typeof RulePatchBody>) {
   const next: RulesTable = {
     ...row,
     ...(patch.name !== undefined && { name: patch.name }),
@@ -157,7 +167,7 @@ export async function updateRule(ctx: AppContext, row: RulesTable, patch: Static
   return next;
 }
 
-export async function deleteRule(ctx: AppContext, row: RulesTable): Promise<void> {
+export async function deleteRule(ctx: RuleWriteDeps, row: RulesTable): Promise<void> {
   await ctx.database.db.deleteFrom('rules').where('id', '=', row.id).execute();
   ctx.services.rules.invalidate(row.site_id);
 }
@@ -173,7 +183,7 @@ function checkedEntries(kind: ListKind, entries: readonly string[], path: string
   return [...new Set(entries.map((e) => (e.includes('/') ? e.trim() : normaliseEntry(kind, e))))];
 }
 
-export async function createList(ctx: AppContext, siteId: string, body: Static<typeof ListCreateBody>) {
+export async function createList(ctx: RuleWriteDeps, siteId: string, body: Static<typeof ListCreateBody>) {
   const entries = checkedEntries(body.kind, body.entries ?? [], 'body.entries');
   if (await nameTaken(ctx, 'lists', siteId, body.name))
     throw new ApiError('conflict', `A list named "${body.name}" exists on this site.`);
@@ -194,7 +204,7 @@ export async function createList(ctx: AppContext, siteId: string, body: Static<t
 }
 
 export async function updateListEntries(
-  ctx: AppContext,
+  ctx: RuleWriteDeps,
   row: ListsTable,
   patch: { entries?: string[]; add?: string[]; remove?: string[] },
 ) {
@@ -224,7 +234,7 @@ export async function updateListEntries(
   return next;
 }
 
-export async function deleteList(ctx: AppContext, row: ListsTable): Promise<void> {
+export async function deleteList(ctx: RuleWriteDeps, row: ListsTable): Promise<void> {
   await ctx.database.db.deleteFrom('lists').where('id', '=', row.id).execute();
   ctx.services.rules.invalidate(row.site_id);
 }

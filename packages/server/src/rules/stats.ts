@@ -1,5 +1,5 @@
-import type { AppContext } from '../context.ts';
-import { labelResolver } from '../entities/label-resolver.ts';
+import type { RuleDecisions } from '../decisions/rule-queries.ts';
+import { type LabelDeps, labelResolver } from '../entities/label-resolver.ts';
 import type { RulesTable } from '../storage/rules-schema.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -13,6 +13,14 @@ function matched(rule: RulesTable, signals: string, features: string): boolean {
   return custom?.shadow?.some((s) => s.rule === rule.name) ?? false;
 }
 
+/** What rule statistics read: the recorded decisions, the labels (with their clusters) and the clock. */
+export interface RuleStatsDeps extends LabelDeps {
+  readonly services: LabelDeps['services'] & {
+    readonly decisions: { readonly rules: Pick<RuleDecisions, 'labeled' | 'mentioning'> };
+  };
+  now(): number;
+}
+
 /**
  * Precision and recall of a rule against analyst labels (`fraud` is the positive class; a decision's
  * own label, else its entity's: entities/label-resolver.ts) over
@@ -21,7 +29,7 @@ function matched(rule: RulesTable, signals: string, features: string): boolean {
  * existed never did: to judge the rule as written on older decisions, backtest it.
  */
 export async function ruleStats(
-  ctx: AppContext,
+  ctx: RuleStatsDeps,
   rule: RulesTable,
   range: { from?: number; to?: number } = {},
 ) {

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 import { type LookupAll, resolveWebhookTarget, systemLookup, type UrlPolicy } from '../webhooks/safe-url.ts';
 
 /** Metadata larger than this is refused (a PUT's `metadataXml` may hold 90,000 characters). */
@@ -12,7 +12,9 @@ export const METADATA_MAX_AGE_MS = 24 * 3600 * 1000;
 export class MetadataFetchError extends Error {}
 
 /** The URL rules of webhooks apply (https on 443, public addresses; loopback only with the test switch). */
-export function metadataUrlPolicy(ctx: AppContext): UrlPolicy {
+export function metadataUrlPolicy(ctx: {
+  readonly config: Pick<Config, 'unsafeWebhookTargets' | 'webhookPrivateSuffixes'>;
+}): UrlPolicy {
   return {
     unsafeTargets: ctx.config.unsafeWebhookTargets,
     privateSuffixes: ctx.config.webhookPrivateSuffixes,

@@ -1,12 +1,23 @@
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Database } from '../storage/db.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
+import type { LookupAll } from '../webhooks/safe-url.ts';
 import { saveMetadataRefresh } from './config-store.ts';
 import { parseIdpMetadata } from './idp-metadata.ts';
 import { fetchIdpMetadata, METADATA_MAX_AGE_MS, metadataUrlPolicy } from './metadata-fetch.ts';
 
+/** What a metadata refresh uses: the database, the clock, the URL policy and the resolver. */
+export interface MetadataRefreshDeps {
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+  readonly config: Pick<Config, 'unsafeWebhookTargets' | 'webhookPrivateSuffixes'>;
+  readonly lookup?: LookupAll | undefined;
+}
+
 /** Read the workspace's metadata URL again and store what it says now (or why it could not be read). */
 export async function refreshSsoMetadata(
-  ctx: AppContext,
+  ctx: MetadataRefreshDeps,
   row: SsoConfigsTable,
 ): Promise<{ row: SsoConfigsTable; error: string | null }> {
   if (!row.metadata_url) return { row, error: 'no metadata URL is configured' };
@@ -42,7 +53,10 @@ export async function refreshSsoMetadata(
  * signing certificate is picked up without anyone pasting it. A failed read keeps the settings as
  * they are (and records the error for the settings page); the sign-in goes on with them.
  */
-export async function freshSsoConfig(ctx: AppContext, row: SsoConfigsTable): Promise<SsoConfigsTable> {
+export async function freshSsoConfig(
+  ctx: MetadataRefreshDeps & { readonly logger: Pick<Logger, 'warn'> },
+  row: SsoConfigsTable,
+): Promise<SsoConfigsTable> {
   if (!row.metadata_url) return row;
   if (row.metadata_fetched_at && ctx.now() - row.metadata_fetched_at < METADATA_MAX_AGE_MS) return row;
   const { row: refreshed, error } = await refreshSsoMetadata(ctx, row);

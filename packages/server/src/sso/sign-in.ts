@@ -1,4 +1,6 @@
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
+import type { HotState } from '../state/hot-state.ts';
+import type { Database } from '../storage/db.ts';
 import type { SsoConfigsTable } from '../storage/sso-schema.ts';
 import { type Session, startSession } from '../workspace/sessions.ts';
 import { spEndpoints } from './endpoints.ts';
@@ -6,6 +8,15 @@ import { type ProvisionedUser, provisionSsoUser } from './provision.ts';
 import { claimAssertion, purgeUsedAssertions } from './replay.ts';
 import { consumeAuthnRequest, samlClient } from './saml-client.ts';
 import { IN_RESPONSE_TO_REFUSAL, SamlRefusal, verifySamlResponse } from './saml-response.ts';
+
+/** What a sign-in uses: the database, the clock, the instance secret (the session), the public URL and the hot state (request ids). */
+export interface SsoSignInDeps {
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+  readonly secret: string;
+  readonly config: Pick<Config, 'publicUrl'>;
+  readonly hotState: HotState;
+}
 
 export interface SsoSignIn extends ProvisionedUser {
   session: Session;
@@ -17,7 +28,7 @@ export interface SsoSignIn extends ProvisionedUser {
  * Throws SamlRefusal (the reason can be shown) when the response is not acceptable.
  */
 export async function signInWithSamlResponse(
-  ctx: AppContext,
+  ctx: SsoSignInDeps,
   config: SsoConfigsTable,
   samlResponse: string,
 ): Promise<SsoSignIn> {

@@ -1,12 +1,12 @@
 import type { WebhookConfiguration, WebhookDeliveryRecord } from '@warden/protocol';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 import { decisionById, latestDecisionOfSite } from '../decisions/transaction-queries.ts';
 import { ApiError } from '../errors.ts';
-import type { DB } from '../storage/db.ts';
+import type { Database, DB } from '../storage/db.ts';
 import type { WebhookDeliveriesTable } from '../storage/webhook-schema.ts';
-import { cancelPendingDeliveries, insertDelivery } from './outbox.ts';
-import { checkWebhookUrlOnSave, systemLookup } from './safe-url.ts';
+import { cancelPendingDeliveries, insertDelivery, type OutboxSignal } from './outbox.ts';
+import { checkWebhookUrlOnSave, type LookupAll, systemLookup } from './safe-url.ts';
 import { newWebhookSecret } from './signer.ts';
 
 /** Deliveries shown on read (interface §8). */
@@ -58,9 +58,21 @@ export interface ConfigurationUpdate {
   rotateSecret?: boolean | undefined;
 }
 
+/**
+ * What a configuration change or a queued delivery uses: the database, the clock, the URL policy
+ * and resolver (saved URLs are checked), and the dispatcher's wake-up.
+ */
+export interface WebhookConfigurationDeps {
+  readonly database: Pick<Database, 'db'>;
+  now(): number;
+  readonly config: Pick<Config, 'unsafeWebhookTargets' | 'webhookPrivateSuffixes'>;
+  readonly lookup?: LookupAll | undefined;
+  readonly services: { readonly outbox: OutboxSignal };
+}
+
 /** PUT: validate the URL and its DNS answers (400 invalid_webhook_url), create or rotate the secret, cancel on disable. */
 export async function saveConfiguration(
-  ctx: AppContext,
+  ctx: WebhookConfigurationDeps,
   siteId: string,
   update: ConfigurationUpdate,
 ): Promise<WebhookConfiguration> {
@@ -111,7 +123,10 @@ export interface QueuedDelivery {
 }
 
 /** Test route: a new delivery wrapping the site's latest recorded decision (409 when impossible). */
-export async function queueTestDelivery(ctx: AppContext, siteId: string): Promise<QueuedDelivery> {
+export async function queueTestDelivery(
+  ctx: WebhookConfigurationDeps,
+  siteId: string,
+): Promise<QueuedDelivery> {
   return ctx.database.db.transaction().execute(async (trx) => {
     await requireEnabled(trx, siteId);
     const latest = await latestDecisionOfSite(trx, siteId);
@@ -134,7 +149,10 @@ export async function findDelivery(
  * Owner redelivery. `failed` → the same delivery (same id) is queued again with its attempts reset;
  * `succeeded`/`cancelled` → a new delivery wraps the same decision; `pending` → 409 (already queued).
  */
-export async function redeliver(ctx: AppContext, delivery: WebhookDeliveriesTable): Promise<QueuedDelivery> {
+export async function redeliver(
+  ctx: WebhookConfigurationDeps,
+  delivery: WebhookDeliveriesTable,
+): Promise<QueuedDelivery> {
   const now = ctx.now();
   return ctx.database.db.transaction().execute(async (trx) => {
     await requireEnabled(trx, delivery.site_id);

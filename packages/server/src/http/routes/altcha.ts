@@ -3,13 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { issueAltchaChallenge } from '../../challenge/altcha.ts';
 import { issueAltchaV2Challenge } from '../../challenge/altcha-v2.ts';
 import { parseDifficulty } from '../../challenge/index.ts';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { enforceScoringRateLimit } from '../../pipeline/rate-limit.ts';
 import type { SitesTable } from '../../storage/schema.ts';
 import { EXPOSED_HEADERS } from '../site-auth.ts';
 import type { App } from '../types.ts';
-import { ANTIBOT_PREFIX } from './scoring-common.ts';
+import { ANTIBOT_PREFIX, type ScoringDeps } from './scoring-common.ts';
 
 /**
  * `GET /api/antibot/altcha/challenge?sitekey=pk_…[&difficulty=…]`: a proof-of-work challenge in
@@ -47,12 +46,12 @@ function difficultyOf(value: string | undefined): number | undefined {
 }
 
 type Issue = (
-  ctx: AppContext,
+  ctx: ScoringDeps,
   site: SitesTable,
   options: { difficulty?: number | undefined; ip: string },
 ) => Promise<unknown>;
 
-function registerOne(app: App, ctx: AppContext, url: string, summary: string, issue: Issue): void {
+function registerOne(app: App, ctx: ScoringDeps, url: string, summary: string, issue: Issue): void {
   app.get<{ Querystring: typeof AltchaQuery.static }>(
     url,
     {
@@ -91,7 +90,7 @@ function registerOne(app: App, ctx: AppContext, url: string, summary: string, is
   );
 }
 
-export function registerAltchaRoute(app: App, ctx: AppContext): void {
+export function registerAltchaRoute(app: App, ctx: ScoringDeps): void {
   registerOne(
     app,
     ctx,

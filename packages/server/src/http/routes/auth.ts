@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { EmailSchema, PasswordSchema, UserSchema } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
 import { ssoRequirementFor } from '../../sso/sso-required.ts';
@@ -8,9 +8,9 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../workspace/passwords.t
 import { revokeSession, startSession } from '../../workspace/sessions.ts';
 import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findUserByEmail, findUserById, normaliseEmail, userView } from '../../workspace/users.ts';
-import { authenticate, principalOf } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf } from '../auth.ts';
 import { ok } from '../envelope.ts';
-import { throttleLogin } from '../login-throttle.ts';
+import { type LoginThrottleDeps, throttleLogin } from '../login-throttle.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
 
@@ -27,7 +27,12 @@ const LoginResult = Type.Object({
   expiresIn: Type.Integer(),
 });
 
-export async function authRoutes(app: App, ctx: AppContext): Promise<void> {
+/** What signing in and out uses: the access checks, the login throttle, and the public URL (SSO redirects). */
+export interface AuthRoutesDeps extends AuthDeps, LoginThrottleDeps {
+  readonly config: LoginThrottleDeps['config'] & Pick<Config, 'publicUrl'>;
+}
+
+export async function authRoutes(app: App, ctx: AuthRoutesDeps): Promise<void> {
   const db = ctx.database.db;
 
   app.post(

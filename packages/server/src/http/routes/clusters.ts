@@ -1,13 +1,14 @@
 import { Envelope } from '@warden/protocol';
 import { Cluster, ClusterParams } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
+import type { DecisionLog } from '../../decisions/decision-log.ts';
 import { clusterDetail, type LinkKind } from '../../entities/cluster-links.ts';
 import { clusterSeeds } from '../../entities/cluster-members.ts';
 import { entityLabelOf, entityLabelsOf } from '../../entities/entity-labels.ts';
 import { relatedClusters } from '../../entities/related-clusters.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentitySummary } from '../../scoring/engine-types.ts';
-import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
+import { type AuthDeps, authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
@@ -22,6 +23,14 @@ interface Membership {
   summary: IdentitySummary;
 }
 
+/** What the cluster route uses: the access checks, the identity graph and what the decisions say of clusters. */
+export interface ClustersDeps extends AuthDeps {
+  readonly services: {
+    readonly identity: IdentityService;
+    readonly decisions: Pick<DecisionLog, 'clusters'>;
+  };
+}
+
 /**
  * GET /api/clusters/{id} (SPEC §9): the members of an identity cluster. Checks (SPEC §10): 401 →
  * 404 (no decision of the caller's workspaces carries the id) → 403 (scope) → 402 (plan).
@@ -31,7 +40,7 @@ interface Membership {
  * When the graph no longer remembers any of those accounts, the answer is what the recorded
  * decisions say: the accounts scored under the id and the latest of their identity counts.
  */
-export async function clusterRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function clusterRoutes(app: App, ctx: ClustersDeps): Promise<void> {
   const identity = ctx.services.identity;
   const decisions = ctx.services.decisions.clusters;
 

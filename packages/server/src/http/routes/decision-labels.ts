@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import { actorOf, audited } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
+import type { DecisionLog } from '../../decisions/decision-log.ts';
 import { labelDecisions } from '../../decisions/transaction-queries.ts';
 import { ApiError } from '../../errors.ts';
 import { accessCheck } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -45,13 +45,18 @@ function idsOf(body: unknown): string[] | null {
   return ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 64) ? ids : null;
 }
 
+/** What labelling decisions uses: the access checks and the decisions' sites and labels (audited writes). */
+export interface DecisionLabelsDeps extends AuthDeps {
+  readonly services: { readonly decisions: Pick<DecisionLog, 'labelTargets'> };
+}
+
 /**
  * POST /api/decisions/labels: one label on up to 500 decisions of one site (the review queue's and
  * the cluster page's bulk label). Checks (SPEC §10): 401 → 404 (an id unknown or in another
  * workspace; `details` names each) → 403 (role, as the single label route) → 400 (body; decisions
  * of several sites). All or nothing: the labels and the audit entry are one transaction.
  */
-export async function decisionLabelRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function decisionLabelRoutes(app: App, ctx: DecisionLabelsDeps): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   /** The decisions and their sites' access, before the schema: ids of the wrong shape are its 400. */
   const labelling = accessCheck(async (request) => {

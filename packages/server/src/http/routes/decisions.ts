@@ -11,16 +11,17 @@ import {
 } from '@warden/protocol/management';
 import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
+import type { DecisionLog } from '../../decisions/decision-log.ts';
 import { badQuery } from '../../decisions/decision-time.ts';
 import type { DecisionFilters } from '../../decisions/search.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
-import { labelResolver } from '../../entities/label-resolver.ts';
+import { type LabelDeps, labelResolver } from '../../entities/label-resolver.ts';
 import { ApiError } from '../../errors.ts';
 import type { IdentityService } from '../../scoring/identity.ts';
 import type { DecisionsTable } from '../../storage/scoring-schema.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
@@ -36,6 +37,18 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 export { badQuery, parseTime } from '../../decisions/decision-time.ts';
 
+/**
+ * What the decision routes use: the access checks, the decision log's reads and single label, the
+ * identity graph (a cluster's members) and the retention (how long evidence is kept).
+ */
+export interface DecisionsDeps extends AuthDeps, LabelDeps {
+  readonly database: AuthDeps['database'];
+  readonly services: LabelDeps['services'] & {
+    readonly decisions: Pick<DecisionLog, 'byId' | 'page' | 'clusters' | 'checkFilters' | 'label'>;
+  };
+  readonly config: Pick<Config, 'retention'>;
+}
+
 function encodeCursor(row: { created_at: number; id: string }): string {
   return Buffer.from(`${Number(row.created_at)}.${row.id}`).toString('base64url');
 }
@@ -48,7 +61,7 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 
 /** The decision, if the caller may do `operation` on its site; 404 for unknown and foreign ones. */
 async function accessibleDecision(
-  ctx: AppContext,
+  ctx: DecisionsDeps,
   request: FastifyRequest,
   id: string,
   operation: Operation,
@@ -67,7 +80,7 @@ async function accessibleDecision(
 
 /** One page of the filtered decisions, newest first, after `cursor`. */
 export async function decisionPage<C extends keyof DecisionsTable>(
-  ctx: AppContext,
+  ctx: DecisionsDeps,
   filters: DecisionFilters,
   columns: readonly C[],
   limit: number,
@@ -82,7 +95,7 @@ export async function decisionPage<C extends keyof DecisionsTable>(
 
 /** A `clusterId` filter also matches the decisions of the cluster's current members (identity graph). */
 async function withClusterMembers<F extends DecisionFilters>(
-  ctx: AppContext,
+  ctx: DecisionsDeps,
   identity: IdentityService,
   filters: F,
 ): Promise<F> {
@@ -97,7 +110,7 @@ async function withClusterMembers<F extends DecisionFilters>(
 }
 
 async function listDecisions(
-  ctx: AppContext,
+  ctx: DecisionsDeps,
   identity: IdentityService,
   query: Static<typeof DecisionListQuery>,
 ) {
@@ -109,7 +122,7 @@ async function listDecisions(
   return { items: rows.map((row) => decisionSummary(row, labels)), nextCursor };
 }
 
-export async function decisionRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function decisionRoutes(app: App, ctx: DecisionsDeps): Promise<void> {
   const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
   const auth = { onRequest: authenticate(ctx) };

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import { ENTITY_KINDS, EntitySummary } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
+import type { DecisionLog } from '../../decisions/decision-log.ts';
 import { currentClusterAccounts } from '../../entities/cluster-members.ts';
 import { entitySummary } from '../../entities/summary.ts';
+import type { IdentityService } from '../../scoring/identity.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -23,7 +24,15 @@ const EntityQuery = Type.Object(
 );
 
 /** GET /api/entities/summary: the pivot card of the dashboard (every role may read). */
-export async function entityRoutes(app: App, ctx: AppContext): Promise<void> {
+/** What the entity summary uses: the access checks, the decisions' aggregates and clusters, the identity graph. */
+export interface EntitiesDeps extends AuthDeps {
+  readonly services: {
+    readonly decisions: Pick<DecisionLog, 'aggregate' | 'clusters'>;
+    readonly identity: IdentityService;
+  };
+}
+
+export async function entityRoutes(app: App, ctx: EntitiesDeps): Promise<void> {
   const identity = ctx.services.identity;
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // SPEC §10: the site (404) before the schema (400).

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Envelope } from '@warden/protocol';
 import { actorOf, audited } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
+import type { ClusterDecisions } from '../../decisions/cluster-queries.ts';
 import {
   ENTITY_LABEL_KINDS,
   type EntityLabel,
@@ -12,7 +12,7 @@ import {
 } from '../../entities/entity-labels.ts';
 import { ApiError } from '../../errors.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -73,12 +73,17 @@ const COUNTS =
   "precision and recall (a decision's own label comes first; between entities the newest label). A cluster's " +
   'decisions are those recorded under its id and those of its current members.';
 
+/** What entity labels use: the access checks, the site of a cluster, and audited label writes. */
+export interface EntityLabelsDeps extends AuthDeps {
+  readonly services: { readonly decisions: { readonly clusters: Pick<ClusterDecisions, 'siteOf'> } };
+}
+
 /**
  * Entity labels (SPEC §11): GET, PUT and DELETE /api/entity-labels. Checks (SPEC §10): 401 → 404 →
  * 403 role → 402 plan (a cluster needs the identity plan) → 400. A change and its audit entry
  * (`entity.label`, `entity.unlabel`) are one transaction.
  */
-export async function entityLabelRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function entityLabelRoutes(app: App, ctx: EntityLabelsDeps): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.addHook('onRequest', authenticate(ctx));
   /** The site access for `operation`, before the schema (404 and 403 come first); no siteId: the schema's 400. */

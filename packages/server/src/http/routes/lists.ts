@@ -2,7 +2,6 @@ import { IdParams, ListCreateBody, ListPatchBody, SiteQuery } from '@warden/prot
 import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import {
   createList,
@@ -10,18 +9,22 @@ import {
   findList,
   listsOfSite,
   listView,
+  type RuleWriteDeps,
   updateListEntries,
 } from '../../rules/repo.ts';
 import type { ListsTable } from '../../storage/rules-schema.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
+
+/** What the list routes use: the access checks and audited list writes (which invalidate the compiled rules). */
+export type ListsDeps = AuthDeps & RuleWriteDeps;
 
 const tags = ['lists'];
 const security = [{ bearer: [] }];
 
-async function loadList(ctx: AppContext, request: FastifyRequest, id: string, operation: Operation) {
+async function loadList(ctx: AuthDeps, request: FastifyRequest, id: string, operation: Operation) {
   const row = await findList(ctx.database.db, id);
   if (!row) throw new ApiError('not_found', 'List not found.');
   try {
@@ -49,7 +52,7 @@ function auditedList(row: ListsTable, previous?: ListsTable) {
 }
 
 /** Allow/block lists: GET/POST /api/lists?siteId=, GET/PATCH/DELETE /api/lists/{id}. */
-export async function listsRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function listsRoutes(app: App, ctx: ListsDeps): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
   const summary = (text: string) => ({ tags, security, summary: text });

@@ -1,14 +1,14 @@
 import { RuleHitsQuery, RuleTestBody, SiteQuery } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
+import type { RuleDecisions } from '../../decisions/rule-queries.ts';
 import { ApiError } from '../../errors.ts';
 import type { RuledDecision } from '../../rules/apply.ts';
-import { type ReplayedRow, runBacktest } from '../../rules/backtest.ts';
+import { type BacktestDeps, type ReplayedRow, runBacktest } from '../../rules/backtest.ts';
 import { draftRuleset } from '../../rules/draft.ts';
 import { ruleHits } from '../../rules/hits.ts';
 import { ruleProblems } from '../../rules/repo.ts';
 import { signalCatalogue } from '../../scoring/signal-catalogue.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 
@@ -18,7 +18,16 @@ const DAY = 24 * 3600 * 1000;
 const MAX_HITS_WINDOW = 90 * DAY;
 
 /** The stored decision `id` of `siteId`, or 404. */
-async function decisionOfSite(ctx: AppContext, siteId: string, id: string) {
+/** What the rule tools use: the access checks, the recorded decisions (hits, one decision, a replay) and the rules' budget. */
+export interface RuleToolsDeps extends AuthDeps, BacktestDeps {
+  readonly services: {
+    readonly decisions: {
+      readonly rules: Pick<RuleDecisions, 'ofSite' | 'recordedMatches' | 'backtestPage'>;
+    };
+  };
+}
+
+async function decisionOfSite(ctx: Pick<RuleToolsDeps, 'services'>, siteId: string, id: string) {
   const row = await ctx.services.decisions.rules.ofSite(siteId, id);
   if (!row) throw new ApiError('not_found', 'Decision not found.');
   return row;
@@ -32,7 +41,7 @@ function badTime(path: string, message: string): ApiError {
  * The rule editor's and the rules list's helpers: the built-in signal catalogue, each rule's live
  * and shadow hit counts over a period, and a draft rule tried on one stored decision.
  */
-export async function ruleToolRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function ruleToolRoutes(app: App, ctx: RuleToolsDeps): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
   // SPEC §10: the site (404) and the role (403) before the schema (400); without a siteId the
   // schema answers.

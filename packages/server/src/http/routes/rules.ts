@@ -10,24 +10,37 @@ import {
 import type { Operation } from '@warden/protocol/permissions';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, audited, siteWorkspaceId } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { labelResolver } from '../../entities/label-resolver.ts';
 import { ApiError } from '../../errors.ts';
-import { runBacktest } from '../../rules/backtest.ts';
+import { type BacktestDeps, runBacktest } from '../../rules/backtest.ts';
 import { backtestReporter } from '../../rules/backtest-report.ts';
 import { draftRuleset } from '../../rules/draft.ts';
-import { createRule, deleteRule, findRule, rulesOfSite, ruleView, updateRule } from '../../rules/repo.ts';
-import { ruleStats } from '../../rules/stats.ts';
+import {
+  createRule,
+  deleteRule,
+  findRule,
+  type RuleWriteDeps,
+  rulesOfSite,
+  ruleView,
+  updateRule,
+} from '../../rules/repo.ts';
+import { type RuleStatsDeps, ruleStats } from '../../rules/stats.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
+
+/** What the rule routes use: the access checks, audited rule writes, backtests and rule statistics. */
+export interface RulesDeps extends AuthDeps, RuleWriteDeps, BacktestDeps, RuleStatsDeps {
+  readonly database: AuthDeps['database'];
+  readonly services: RuleWriteDeps['services'] & BacktestDeps['services'] & RuleStatsDeps['services'];
+}
 
 const tags = ['rules'];
 const security = [{ bearer: [] }];
 
 /** The rule with that id, if the caller may do `operation` on its site; 404 otherwise. */
-async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, operation: Operation) {
+async function loadRule(ctx: AuthDeps, request: FastifyRequest, id: string, operation: Operation) {
   const row = await findRule(ctx.database.db, id);
   if (!row) throw new ApiError('not_found', 'Rule not found.');
   try {
@@ -41,7 +54,7 @@ async function loadRule(ctx: AppContext, request: FastifyRequest, id: string, op
 }
 
 /** Custom rules: GET/POST /api/rules?siteId=, GET/PATCH/DELETE /api/rules/{id}. */
-export async function rulesRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function rulesRoutes(app: App, ctx: RulesDeps): Promise<void> {
   app.addHook('onRequest', authenticate(ctx));
 
   const summary = (text: string) => ({ tags, security, summary: text });

@@ -6,7 +6,6 @@ import {
   VerificationRequest,
 } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { scoreAndRecord } from '../../pipeline/record.ts';
 import type { ScoringEngine, ScoringRequest } from '../../scoring/engine-types.ts';
@@ -14,7 +13,7 @@ import { ok } from '../envelope.ts';
 import { type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
 import { idempotencyHeaderOf, withBatchKey } from './idempotency-header.ts';
-import { ANTIBOT_PREFIX, securityOf, surfaceHooks, userAgentOf } from './scoring-common.ts';
+import { ANTIBOT_PREFIX, type ScoringDeps, securityOf, surfaceHooks, userAgentOf } from './scoring-common.ts';
 import {
   BATCH_BODY_LIMIT,
   behaviorLimitDetails,
@@ -75,7 +74,7 @@ function itemFailure(index: number, err: unknown, request: FastifyRequest): Batc
 
 export function registerBatchRoutes(
   app: App,
-  ctx: AppContext,
+  ctx: ScoringDeps,
   engine: ScoringEngine,
   surface: Surface,
 ): void {

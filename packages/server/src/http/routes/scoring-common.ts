@@ -1,12 +1,38 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
-import { enforceScoringRateLimit } from '../../pipeline/rate-limit.ts';
+import type { ChallengeDeps } from '../../challenge/index.ts';
+import type { FingerprintDeps } from '../../fingerprint/register.ts';
+import type { ExpirySweeper } from '../../housekeeping/expiry-sweeper.ts';
+import type { ServiceMetrics } from '../../metrics.ts';
+import { enforceScoringRateLimit, type RateLimitDeps } from '../../pipeline/rate-limit.ts';
+import type { RecordDeps } from '../../pipeline/record.ts';
 import type { ScoringEngine } from '../../scoring/engine-types.ts';
 import type { SitesTable } from '../../storage/schema.ts';
-import { browserErrorCors, type Surface, scoringSiteOf, siteAuthHook } from '../site-auth.ts';
+import {
+  browserErrorCors,
+  type SiteLookup,
+  type Surface,
+  scoringSiteOf,
+  siteAuthHook,
+} from '../site-auth.ts';
 
 /** Shared pieces of the scoring routes: prefix, injected services, hooks. */
 export const ANTIBOT_PREFIX = '/api/antibot';
+
+/**
+ * What the scoring routes use: recording a decision (pipeline/record.ts), the rate limits,
+ * challenges and fingerprints, the sites by key, the decision metrics, the sweeper (started here
+ * unless a `serve --workers` worker, whose primary sweeps).
+ */
+export type ScoringDeps = RecordDeps &
+  RateLimitDeps &
+  ChallengeDeps &
+  FingerprintDeps & {
+    readonly services: {
+      readonly sites: SiteLookup;
+      readonly metrics: Pick<ServiceMetrics, 'decisionTimeline'>;
+      readonly sweeper: Pick<ExpirySweeper, 'start' | 'stop'>;
+    };
+  };
 
 export interface FingerprintRegistration {
   token: string;
@@ -25,19 +51,19 @@ export interface ChallengeVerification {
 export interface ScoringServices {
   engine: ScoringEngine;
   registerFingerprint(
-    ctx: AppContext,
+    ctx: ScoringDeps,
     site: SitesTable,
     body: { fingerprint: Record<string, unknown>; behavior?: Record<string, unknown> },
   ): Promise<FingerprintRegistration>;
   /** Throws ApiError validation_failed for a bad value. */
   parseDifficulty(value: unknown): number | undefined;
   issueChallenge(
-    ctx: AppContext,
+    ctx: ScoringDeps,
     site: SitesTable,
     options: { difficulty?: number; ip: string; deviceId?: string },
   ): Promise<Record<string, unknown>>;
   verifyChallenge(
-    ctx: AppContext,
+    ctx: ScoringDeps,
     site: SitesTable,
     body: { challenge_id: string; nonce: string | number } | { altcha: string },
   ): Promise<ChallengeVerification>;
@@ -50,7 +76,7 @@ type RequestCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<vo
  * (still `validation_failed`), then the rate limit last (or, `rateLimit: false`, first in the handler).
  */
 export function surfaceHooks(
-  ctx: AppContext,
+  ctx: ScoringDeps,
   surface: Surface,
   extraChecks: RequestCheck[] = [],
   options: { rateLimit?: boolean } = {},

@@ -8,11 +8,16 @@ import {
   FingerprintRegistrationResult,
 } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { ok } from '../envelope.ts';
 import { type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
-import { ANTIBOT_PREFIX, type ScoringServices, securityOf, surfaceHooks } from './scoring-common.ts';
+import {
+  ANTIBOT_PREFIX,
+  type ScoringDeps,
+  type ScoringServices,
+  securityOf,
+  surfaceHooks,
+} from './scoring-common.ts';
 import { checkBehaviorLimit, SINGLE_EVENT_LIMIT } from './scoring-validation.ts';
 
 /**
@@ -27,7 +32,7 @@ declare module 'fastify' {
 
 export function registerToolRoutes(
   app: App,
-  ctx: AppContext,
+  ctx: ScoringDeps,
   services: ScoringServices,
   surface: Surface,
 ): void {

@@ -1,6 +1,5 @@
 import { Decision, Envelope, VerificationRequest } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import type { ServiceMetrics } from '../../metrics.ts';
 import { enforce, scoringRateLimit } from '../../pipeline/rate-limit.ts';
 import { scoreAndRecord } from '../../pipeline/record.ts';
@@ -14,6 +13,7 @@ import { registerBatchRoutes } from './scoring-batch.ts';
 import {
   ANTIBOT_PREFIX,
   BROWSER_PATHS,
+  type ScoringDeps,
   type ScoringServices,
   securityOf,
   surfaceHooks,
@@ -22,7 +22,7 @@ import {
 import { registerToolRoutes } from './scoring-tools.ts';
 import { checkBehaviorLimit, SINGLE_EVENT_LIMIT, typeboxValidatorCompiler } from './scoring-validation.ts';
 
-export type { ScoringServices } from './scoring-common.ts';
+export type { ScoringDeps, ScoringServices } from './scoring-common.ts';
 
 /**
  * The stages of a recorded decision's request into the metrics (metrics.ts DECISION_STAGES), once
@@ -30,7 +30,7 @@ export type { ScoringServices } from './scoring-common.ts';
  * handler. Replays and refusals, whose stages were not all passed, are not timed.
  */
 function observeTimeline(
-  metrics: ServiceMetrics,
+  metrics: Pick<ServiceMetrics, 'decisionTimeline'>,
   t: DecisionTimeline,
   receivedToValidatedMs: number,
   answered: number,
@@ -53,7 +53,7 @@ function observeTimeline(
  * body limit 413 → 415 → invalid_json (body parsing) → site key → secret or origin (preValidation)
  * → validation_failed (schema, then evidence limits) → rate limit (preHandler) → handler.
  */
-function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, surface: Surface): void {
+function registerEventRoute(app: App, ctx: ScoringDeps, engine: ScoringEngine, surface: Surface): void {
   const route = surface === 'browser' ? 'collect' : 'verify';
   /** Per request being answered: its timeline, and Fastify's time from arrival to the handler. */
   const timed = new WeakMap<FastifyRequest, { timeline: DecisionTimeline; toHandlerMs: number }>();
@@ -110,7 +110,7 @@ function registerEventRoute(app: App, ctx: AppContext, engine: ScoringEngine, su
   );
 }
 
-export async function scoringApi(app: App, ctx: AppContext, services: ScoringServices): Promise<void> {
+export async function scoringApi(app: App, ctx: ScoringDeps, services: ScoringServices): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   for (const surface of ['browser', 'server'] as const) {
     registerEventRoute(app, ctx, services.engine, surface);

@@ -1,26 +1,32 @@
 import { SsoConfigBody, SsoConfigSchema, WorkspaceParams } from '@warden/protocol/management';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, recordAudit } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
 import { saveSsoConfigAudited } from '../../sso/config-admin.ts';
 import { findSsoConfig, ssoConfigView, ssoSettingsView } from '../../sso/config-store.ts';
 import { spEndpoints } from '../../sso/endpoints.ts';
 import { fetchIdpMetadata, metadataUrlPolicy } from '../../sso/metadata-fetch.ts';
-import { refreshSsoMetadata } from '../../sso/metadata-refresh.ts';
+import { type MetadataRefreshDeps, refreshSsoMetadata } from '../../sso/metadata-refresh.ts';
 import { resolveSsoSettings } from '../../sso/settings-input.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requirePlan, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
+
+/** What the SSO settings use: the access checks, metadata reads (URL policy, resolver) and the public URL. */
+export interface SsoConfigDeps extends AuthDeps, MetadataRefreshDeps {
+  readonly database: AuthDeps['database'];
+  readonly config: MetadataRefreshDeps['config'] & Pick<Config, 'publicUrl'>;
+}
 
 /**
  * GET/PUT /api/workspaces/{id}/sso: the workspace's SAML identity provider. Owner only, Enterprise
  * plan (demo exempt). Order (SPEC §10): 401 → 404 → 403 → 402 → 400.
  */
-export async function ssoConfigRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function ssoConfigRoutes(app: App, ctx: SsoConfigDeps): Promise<void> {
   const db = ctx.database.db;
   /** The workspace, once the caller passed the checks in the order above (401 is the hook's). */
   const owner = accessCheck(async (request) => {

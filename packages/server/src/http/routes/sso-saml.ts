@@ -2,14 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AcsBody, SamlParams } from '@warden/protocol/management';
 import { planAllows } from '@warden/protocol/permissions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { Logger } from 'pino';
 import { ApiError } from '../../errors.ts';
 import { findSsoConfig } from '../../sso/config-store.ts';
 import { spEndpoints, ssoCallbackLocation, ssoErrorLocation } from '../../sso/endpoints.ts';
-import { freshSsoConfig } from '../../sso/metadata-refresh.ts';
+import { freshSsoConfig, type MetadataRefreshDeps } from '../../sso/metadata-refresh.ts';
 import { samlClient, spMetadataXml } from '../../sso/saml-client.ts';
 import { SamlRefusal } from '../../sso/saml-response.ts';
-import { type SsoSignIn, signInWithSamlResponse } from '../../sso/sign-in.ts';
+import { type SsoSignIn, type SsoSignInDeps, signInWithSamlResponse } from '../../sso/sign-in.ts';
 import type { SsoConfigsTable } from '../../storage/sso-schema.ts';
 import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findWorkspace } from '../../workspace/workspaces.ts';
@@ -22,13 +22,22 @@ import type { App } from '../types.ts';
 const ACS_BODY_LIMIT = 256 * 1024;
 const tags = ['sso'];
 
+/**
+ * What the SAML endpoints use: the sign-in's (database, clock, secret, public URL, hot state), a
+ * stale metadata's refresh, and the logger (a failed refresh is logged).
+ */
+export interface SsoSamlDeps extends SsoSignInDeps, MetadataRefreshDeps {
+  readonly config: SsoSignInDeps['config'] & MetadataRefreshDeps['config'];
+  readonly logger: Pick<Logger, 'warn'>;
+}
+
 const notSetUp = () => new ApiError('not_found', 'Single sign-on is not set up for this workspace.');
 
 /**
  * The workspace's enabled SSO configuration: 404 for an unknown workspace and for one without
  * enabled SSO alike (no existence leak), 402 when its plan has no SSO.
  */
-async function enabledSso(ctx: AppContext, workspaceId: string): Promise<SsoConfigsTable> {
+async function enabledSso(ctx: SsoSamlDeps, workspaceId: string): Promise<SsoConfigsTable> {
   const workspace = await findWorkspace(ctx.database.db, workspaceId);
   const config = workspace ? await findSsoConfig(ctx.database.db, workspaceId) : undefined;
   if (!workspace || !config || config.enabled !== 1) throw notSetUp();
@@ -58,7 +67,7 @@ function refusalOf(err: unknown): ApiError {
  * A refused sign-in at the ACS: the JSON error for an API client; for a browser (the IdP's page
  * posted here) a 303 back to the dashboard, which shows the reason with a link to the sign-in page.
  */
-function refuse(ctx: AppContext, err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function refuse(ctx: SsoSamlDeps, err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const refusal = refusalOf(err);
   if (err instanceof SamlRefusal) {
     request.log.info(
@@ -77,7 +86,7 @@ function refuse(ctx: AppContext, err: unknown, request: FastifyRequest, reply: F
  * The SAML service provider of each workspace (public routes: the IdP and the browser call them):
  * metadata, SP-initiated login (HTTP-Redirect) and the Assertion Consumer Service (HTTP-POST).
  */
-export async function ssoSamlRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function ssoSamlRoutes(app: App, ctx: SsoSamlDeps): Promise<void> {
   const db = ctx.database.db;
 
   app.get(

@@ -7,11 +7,11 @@ import {
   TopQuery,
   TopValues,
 } from '@warden/protocol/management';
-import type { AppContext } from '../../context.ts';
+import type { DecisionLog } from '../../decisions/decision-log.ts';
 import { badQuery, parseTime } from '../../decisions/decision-time.ts';
-import { topDecisionValues } from '../../overview/top-values.ts';
+import { type TopValuesDeps, topDecisionValues } from '../../overview/top-values.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { typeboxValidatorCompiler } from './scoring-validation.ts';
@@ -31,7 +31,18 @@ function zeros(keys: readonly string[]): Record<string, number> {
   return Object.fromEntries(keys.map((k) => [k, 0]));
 }
 
-export async function siteStats(ctx: AppContext, siteId: string, from: number, to: number): Promise<Stats> {
+/** What the statistics routes use: the access checks, the hourly counts and the top values' queries. */
+export interface StatsDeps extends AuthDeps, TopValuesDeps {
+  readonly database: AuthDeps['database'] & TopValuesDeps['database'];
+  readonly services: { readonly decisions: Pick<DecisionLog, 'hourlyCounts'> };
+}
+
+export async function siteStats(
+  ctx: Pick<StatsDeps, 'services'>,
+  siteId: string,
+  from: number,
+  to: number,
+): Promise<Stats> {
   // Totals by classification and by action are sums of the hourly rows: no query of their own.
   const {
     byEventType,
@@ -97,7 +108,10 @@ export async function siteStats(ctx: AppContext, siteId: string, from: number, t
 }
 
 /** The window of a stats query: `[from, to)`, default the last 24 hours, at most 90 days (400 otherwise). */
-function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: string | undefined }) {
+function statsWindow(
+  ctx: Pick<StatsDeps, 'now'>,
+  query: { from?: string | undefined; to?: string | undefined },
+) {
   const to = parseTime(query.to, 'querystring.to') ?? ctx.now();
   const from = parseTime(query.from, 'querystring.from') ?? to - DEFAULT_STATS_WINDOW_MS;
   if (from >= to) throw badQuery('querystring.from', 'must be before to');
@@ -106,7 +120,7 @@ function statsWindow(ctx: AppContext, query: { from?: string | undefined; to?: s
   return { from, to };
 }
 
-export async function statsRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function statsRoutes(app: App, ctx: StatsDeps): Promise<void> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   // SPEC §10: the site (404) and the role (403) before the schema (400).
   const reader = accessCheck(async (request) => {

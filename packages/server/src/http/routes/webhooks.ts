@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { WebhookConfiguration, WebhookConfigurationUpdate } from '@warden/protocol';
 import { IdSchema } from '@warden/protocol/management';
 import { actorOf, recordAudit } from '../../audit/log.ts';
-import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import {
   findDelivery,
@@ -10,9 +9,10 @@ import {
   readConfiguration,
   redeliver,
   saveConfiguration,
+  type WebhookConfigurationDeps,
 } from '../../webhooks/configuration.ts';
 import { accessCheck, looseString } from '../access.ts';
-import { authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
+import { type AuthDeps, authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
 import { bearer, Envelope } from './workspace-schemas.ts';
@@ -21,8 +21,11 @@ const SiteQuery = Type.Object({ siteId: IdSchema });
 const DeliveryParams = Type.Object({ id: IdSchema });
 const QueuedDelivery = Type.Object({ deliveryId: Type.String(), decisionId: Type.String() });
 
+/** What the webhook routes use: the access checks and the configuration's writes (webhooks/configuration.ts). */
+export type WebhooksDeps = AuthDeps & WebhookConfigurationDeps;
+
 /** Webhook configuration (interface §4.2, SPEC §10): owner only, Pro/Enterprise (demo exempt). */
-export async function webhookRoutes(app: App, ctx: AppContext): Promise<void> {
+export async function webhookRoutes(app: App, ctx: WebhooksDeps): Promise<void> {
   /** SPEC §10 order: 401 (hook) → 404 → 403 → 402 → 400. A missing or empty siteId is the schema's 400. */
   const siteOwner = accessCheck(async (request) => {
     const siteId = looseString(request.query, 'siteId');
