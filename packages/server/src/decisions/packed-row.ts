@@ -38,7 +38,7 @@ import { isRecord, type SignalsColumn, signalsWith, strippable } from './signals
  * address; and seals with a dictionary of the current engine's bodies (packed-dictionary.ts). Reading
  * is the same for formats 2 and 3: a facet ELSEWHERE in the body is the column's, an object in both
  * takes the column's keys.
- * Format 4 (issue 27) is format 3 sealed with a smaller dictionary (packed-dictionary.ts: ~9.6 KB
+ * Format 4 (issue 27) is format 3 sealed with a smaller dictionary (packed-dictionary.ts: ~12.6 KB
  * instead of 29 KB): deflate hashes its whole dictionary at the start of each stream, twice a row,
  * and that was most of the writer's sealing. Reading is the same as format 3's.
  * Packing is split in two: `packDecision` (the request thread) builds the body's JSON and leaves it
