@@ -10,72 +10,20 @@
  */
 import { packDecision, sealedDecision, unpackDecision } from '../packages/server/src/decisions/packed-row.ts';
 import { signalsColumn } from '../packages/server/src/decisions/signals-column.ts';
-import { decisionData } from '../packages/server/src/pipeline/record.ts';
-import { createTestWorkspace } from '../packages/server/src/testing/accounts.ts';
-import { createTestContext } from '../packages/server/src/testing/context.ts';
 import { arg } from './lib/args.ts';
+import { scoredDecisions, scoringContext } from './lib/scored-decisions.ts';
 import { bareBody, evidenceBody } from './lib/verify-bodies.ts';
 
 const DECISIONS = Number(arg('decisions') ?? 200);
 const ROUNDS = Number(arg('rounds') ?? 20);
 
-const ctx = await createTestContext();
-const w = await createTestWorkspace(ctx, { plan: 'pro' });
-const engine = ctx.services.engine;
+const scoring = await scoringContext();
 
 for (const [kind, body] of [
   ['context-only', bareBody],
   ['browser evidence', (n: number) => evidenceBody(n, false)],
 ] as const) {
-  const scored: Array<{
-    columns: Parameters<typeof packDecision>[0] & { workspace_id: string };
-    parts: Parameters<typeof packDecision>[1];
-  }> = [];
-  for (let n = 0; n < DECISIONS; n++) {
-    const request = JSON.parse(body(n));
-    const now = Date.now();
-    const result = await engine.score({
-      ctx,
-      site: w.site as never,
-      workspace: { id: w.workspaceId } as never,
-      surface: 'server',
-      request,
-      ip: request.context.ip_address,
-      userAgent: request.context.user_agent,
-      decisionId: crypto.randomUUID(),
-      now,
-    } as never);
-    const answer = decisionData(crypto.randomUUID(), result, 1.234, now);
-    const signals = signalsColumn(result.signals);
-    const columns = {
-      id: answer.request_id,
-      classification: result.classification,
-      risk_score: result.risk_score,
-      risk_level: result.risk_level,
-      action: result.action,
-      device_id: result.device_id,
-      signals: signals.json,
-      decision_ms: answer.decision_ms,
-      created_at: now,
-      ruleset_version: result.ruleset_version,
-      account_id: request.context.account_id,
-      email: request.context.email ?? null,
-      ip_address: request.context.ip_address,
-      user_agent: request.context.user_agent,
-      payment_hash: request.context.payment_hash ?? null,
-      promo_code: request.context.promo_code ?? null,
-      cluster_id: result.identity?.cluster_id ?? null,
-      workspace_id: w.workspaceId,
-    };
-    const parts = {
-      features: result.features,
-      evidence: result.evidence,
-      ruleInput: result.rule_input ?? null,
-      answer: answer as unknown as Record<string, unknown>,
-      signals,
-    };
-    scored.push({ columns, parts });
-  }
+  const scored = await scoredDecisions(scoring, body, DECISIONS);
   // CPU time of this process (user + system), not wall time: steady on a shared machine.
   const time = (work: () => void) => {
     const started = process.cpuUsage();
@@ -136,4 +84,4 @@ for (const [kind, body] of [
       `unpack ${unpack.toFixed(1)} µs per decision`,
   );
 }
-await ctx.database.close();
+await scoring.close();

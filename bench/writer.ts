@@ -7,7 +7,9 @@
  * Options: --rows <n> (default 60000), --batch <n> decisions per event-loop turn (default 16),
  * --deliver: also run the webhook dispatcher's writes on the writer thread as a delivery that
  * succeeds at once makes them: after each group commit, claim the due deliveries, and record the
- * previous claim's as succeeded (webhooks/delivery-store.ts).
+ * previous claim's as succeeded (webhooks/delivery-store.ts); --packed: rows packed as the server
+ * packs them (the bodies of 200 context-only decisions a real engine scored, bench/lib/verify-bodies.ts
+ * bareBody), so that the writer thread seals each (deflates its body and evidence) before its insert.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import * as hdr from 'hdr-histogram-js';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { timeOrderedId } from '../packages/server/src/decisions/decision-id.ts';
 import { DecisionWriter } from '../packages/server/src/decisions/decision-writer.ts';
+import { packDecision } from '../packages/server/src/decisions/packed-row.ts';
 import { openConfiguredDatabase } from '../packages/server/src/main.ts';
 import { migrate } from '../packages/server/src/storage/db.ts';
 import { claimDueDeliveries, completeSuccesses } from '../packages/server/src/webhooks/delivery-store.ts';
@@ -24,16 +27,32 @@ import { OutboxSignal } from '../packages/server/src/webhooks/outbox.ts';
 import { configureWebhook, createSite, decisionRow } from '../packages/server/src/webhooks/test-fixtures.ts';
 import { arg } from './lib/args.ts';
 import { cpuSince, readProcessTicks } from './lib/proc-stat.ts';
+import { scoredDecisions, scoringContext } from './lib/scored-decisions.ts';
+import { bareBody } from './lib/verify-bodies.ts';
 
 const ROWS = Number(arg('rows') ?? 60_000);
 const BATCH = Number(arg('batch') ?? 16);
 const DELIVER = process.argv.includes('--deliver');
+const PACKED = process.argv.includes('--packed');
 const BLOCK = 10_000;
 
 const features = JSON.stringify({ blob: 'f'.repeat(2700) });
 const evidence = JSON.stringify({ blob: 'e'.repeat(1300) });
 
+/** With --packed: the packed columns of real decisions (pending: the writer seals them), cycled. */
+async function packedSamples(): Promise<Array<ReturnType<typeof packDecision>>> {
+  if (!PACKED) return [];
+  const scoring = await scoringContext();
+  try {
+    const scored = await scoredDecisions(scoring, bareBody, 200);
+    return scored.map(({ columns, parts }) => packDecision(columns, parts));
+  } finally {
+    await scoring.close();
+  }
+}
+
 async function main(): Promise<void> {
+  const packed = await packedSamples();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-bench-'));
   const database = openConfiguredDatabase(loadConfig({ WARDEN_DATA_DIR: dataDir }));
   try {
@@ -59,6 +78,7 @@ async function main(): Promise<void> {
           cluster_id: `cl_${hex}`,
           features,
           evidence,
+          ...(packed.length > 0 ? (packed[k % packed.length] as object) : {}),
         });
       });
       const sent = performance.now();

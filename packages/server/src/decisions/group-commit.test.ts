@@ -86,7 +86,7 @@ describe.each(databases)('group commit on %s', (kind) => {
       .selectAll()
       .where('id', '=', row.id)
       .executeTakeFirstOrThrow();
-    expect(stored.packed?.[0]).toBe(3);
+    expect(stored.packed?.[0]).toBe(4);
     expect(stored).toMatchObject({ user_agent: '', workspace_id: '' });
     expect(JSON.parse(stored.signals)).toEqual([{ rule: 'datacenter_ip', score: 20 }]);
     expect(unpackDecision(stored)).toEqual({

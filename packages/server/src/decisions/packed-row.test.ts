@@ -1,4 +1,6 @@
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { PACKED_DICTIONARY_V3, PACKED_DICTIONARY_V4 } from './packed-dictionary.ts';
 import { PACKED_DICTIONARY, packDecision, sealedDecision, unpackDecision } from './packed-row.ts';
 import { signalsColumn } from './signals-column.ts';
 
@@ -117,6 +119,23 @@ const FORMAT_2_ROW = {
   packed_evidence: Buffer.from('021B344B78C81B13C3B984C73439396574090F31234BE6C616A48D2C0100', 'hex'),
 };
 
+/** The decision `recorded` as format 3 stored it (sealed with format 3's 29 KB dictionary, before format 4). */
+const FORMAT_3_ROW = {
+  ...columns,
+  signals: '[{"rule":"datacenter_ip","score":20}]',
+  user_agent: '',
+  features:
+    '{"ip":{"asn":45899,"org":"VNPT Corp","country":"VN"},"custom_rules":{"matched":[],"shadow":[{"rule":"fast_login","score":10}]}}',
+  evidence: '',
+  response: '',
+  rule_input: null,
+  packed: Buffer.from(
+    '03C3379E809A11495829AB89B12016CB780419F503D1C722191A619C4464646E6C6A64616069666A606E6A608ED12C46A9C88C8CF540C8105E979150F019112CF80C71147CC9A5C525F9B9F1A02B8F8AE1851EE6110566868926268966296996C996A9C929C694563ED8AB10E4AA86941A85C46A82FCD0C25A4D105AE4E1887E5B257A014CECB28D7CB4B21700',
+    'hex',
+  ),
+  packed_evidence: Buffer.from('032336C9A06AC3083584076A6B01', 'hex'),
+};
+
 describe('packed decision rows', () => {
   it('reads back the very JSON texts the decision was recorded with', () => {
     const before = json(recorded);
@@ -170,7 +189,7 @@ describe('packed decision rows', () => {
 
   it('stores no column twice: signals without descriptions, user agent and workspace once', () => {
     const { stored } = roundTrip(recorded);
-    expect(stored.packed?.[0]).toBe(3);
+    expect(stored.packed?.[0]).toBe(4);
     expect(JSON.parse(stored.signals)).toEqual([{ rule: 'datacenter_ip', score: 20 }]);
     expect(stored.user_agent).toBe('');
     expect(stored.workspace_id).toBe('');
@@ -234,6 +253,30 @@ describe('packed decision rows', () => {
 
   it('seals with a dictionary deflate uses whole (at most its 32 KiB window)', () => {
     expect(Buffer.byteLength(PACKED_DICTIONARY)).toBeLessThanOrEqual(32 * 1024);
+  });
+
+  it('seals in format 4: body and evidence each deflated with its ~12.6 KB dictionary, not the 29 KB of format 3', () => {
+    // Deflate hashes its whole dictionary at the start of every stream (twice a row): the
+    // dictionary's size was most of the writer's sealing (docs/performance.md, Round 3).
+    expect(PACKED_DICTIONARY).toBe(PACKED_DICTIONARY_V4);
+    expect(Buffer.byteLength(PACKED_DICTIONARY)).toBeLessThanOrEqual(13 * 1024);
+    expect(Buffer.byteLength(PACKED_DICTIONARY) * 2).toBeLessThan(Buffer.byteLength(PACKED_DICTIONARY_V3));
+    const { stored } = roundTrip(recorded);
+    expect(stored.packed?.[0]).toBe(4);
+    expect(stored.packed_evidence?.[0]).toBe(4);
+    const dictionary = Buffer.from(PACKED_DICTIONARY_V4);
+    const inflate = (bytes: Uint8Array) => zlib.inflateRawSync(bytes.subarray(1), { dictionary }).toString();
+    expect(JSON.parse(inflate(stored.packed as Uint8Array)).f.event_type).toBe('login');
+    expect(JSON.parse(inflate(stored.packed_evidence as Uint8Array))).toMatchObject({
+      environment: { cdp: false },
+    });
+  });
+
+  it('reads a row of format 3 (its own dictionary) as the same decision stored in format 4 reads', () => {
+    const { stored, read } = roundTrip(recorded);
+    expect(Buffer.from(stored.packed as Uint8Array).equals(FORMAT_3_ROW.packed)).toBe(false);
+    expect(unpackDecision(FORMAT_3_ROW)).toEqual(read);
+    expect(unpackDecision({ ...FORMAT_3_ROW, packed_evidence: null }).evidence).toBe('{}');
   });
 
   it('reads a row recorded before packing as it is', () => {

@@ -1,7 +1,12 @@
 import zlib from 'node:zlib';
 import type { DecisionsTable } from '../storage/scoring-schema.ts';
 import { ANSWER_COLUMNS, type AnswerColumns, answerRebuilds, rebuiltAnswer } from './packed-answer.ts';
-import { PACKED_DICTIONARY_V1, PACKED_DICTIONARY_V2, PACKED_DICTIONARY_V3 } from './packed-dictionary.ts';
+import {
+  PACKED_DICTIONARY_V1,
+  PACKED_DICTIONARY_V2,
+  PACKED_DICTIONARY_V3,
+  PACKED_DICTIONARY_V4,
+} from './packed-dictionary.ts';
 import { PACKED_FORMAT, type PendingPack, sealDecisionRow } from './packed-seal.mjs';
 import { isRecord, type SignalsColumn, signalsWith, strippable } from './signals-column.ts';
 
@@ -33,6 +38,9 @@ import { isRecord, type SignalsColumn, signalsWith, strippable } from './signals
  * address; and seals with a dictionary of the current engine's bodies (packed-dictionary.ts). Reading
  * is the same for formats 2 and 3: a facet ELSEWHERE in the body is the column's, an object in both
  * takes the column's keys.
+ * Format 4 (issue 27) is format 3 sealed with a smaller dictionary (packed-dictionary.ts: ~12.6 KB
+ * instead of 29 KB): deflate hashes its whole dictionary at the start of each stream, twice a row,
+ * and that was most of the writer's sealing. Reading is the same as format 3's.
  * Packing is split in two: `packDecision` (the request thread) builds the body's JSON and leaves it
  * pending in `packed`; the writer seals it (packed-seal.mjs: deflates the body and the evidence and
  * sets the columns above) where the row is committed, for a SQLite file on the writer thread.
@@ -43,9 +51,10 @@ const DICTIONARIES: ReadonlyMap<number, Buffer> = new Map([
   [1, Buffer.from(PACKED_DICTIONARY_V1)],
   [2, Buffer.from(PACKED_DICTIONARY_V2)],
   [3, Buffer.from(PACKED_DICTIONARY_V3)],
+  [4, Buffer.from(PACKED_DICTIONARY_V4)],
 ]);
 /** The dictionary of the format rows are sealed in (PACKED_FORMAT), as the writer thread receives it (workerData). */
-export const PACKED_DICTIONARY = PACKED_DICTIONARY_V3;
+export const PACKED_DICTIONARY = PACKED_DICTIONARY_V4;
 const SEALING_DICTIONARY = DICTIONARIES.get(PACKED_FORMAT) as Buffer;
 const s = JSON.stringify;
 /** A key whose value is kept elsewhere (a facet column, the features' own behaviour summary). */

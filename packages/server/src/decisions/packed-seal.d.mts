@@ -1,4 +1,4 @@
-/** The format rows are sealed in (3), with format 3's dictionary; packed-row.ts reads formats 1 to 3. */
+/** The format rows are sealed in (4), with format 4's dictionary; packed-row.ts reads formats 1 to 4. */
 export declare const PACKED_FORMAT: number;
 
 /**

@@ -5,11 +5,11 @@
 import zlib from 'node:zlib';
 
 /**
- * The format rows are sealed in, the first byte of `packed` and `packed_evidence`: 3, with format 3's
+ * The format rows are sealed in, the first byte of `packed` and `packed_evidence`: 4, with format 4's
  * dictionary (the one the writer is handed: packed-row.ts's PACKED_DICTIONARY). packed-row.ts reads
- * formats 1 to 3.
+ * formats 1 to 4.
  */
-export const PACKED_FORMAT = 3;
+export const PACKED_FORMAT = 4;
 
 /** `json` deflated with `dictionary`, the format byte first. */
 export function sealJson(json, format, dictionary) {
