@@ -179,7 +179,13 @@ export function aimingMetrics(sampled: MousePath, presses: readonly (readonly nu
     if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     if (ranInto(path, start, last)) arrived++;
-    reaches.push({ length, meanSpeed, chord: hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) });
+    // Speed against length and the time fit keep the recorded time: a path library's own sleeps are its design.
+    const recorded = sampled.t[last]! - sampled.t[start]!;
+    reaches.push({
+      length,
+      meanSpeed: length / recorded,
+      chord: hypot(x[last]! - x[rest]!, y[last]! - y[rest]!),
+    });
   }
   if (reaches.length === 0) return NO_AIMING;
   intervals.sort((a, b) => a - b);
