@@ -87,9 +87,9 @@ export interface ProbeReport {
   timing: { firstInputMs: number | null; submitMs: number; userActivation: boolean | null };
   /**
    * The raw input, for offline analysis (`--json`): every pointermove [performance.now(), clientX,
-   * clientY, coalesced events, their time span ms, timeStamp, predicted events (−1 without getPredictedEvents), pointerrawupdate events since the previous move, movementX, movementY], pointerdown [t, x, y] and pointerup [t], key [down timeStamp, hold ms by timeStamp, down performance.now() in the handler, hold ms by handler time: what the SDK records] (the first 4,000 each).
+   * clientY, coalesced events, their time span ms, timeStamp, predicted events (−1 without getPredictedEvents), pointerrawupdate events since the previous move, movementX, movementY] and its coalesced events (`coalesced`, one row per move: [timeStamp, clientX, clientY] flattened), pointerdown [t, x, y, timeStamp] and pointerup [t], key [down timeStamp, hold ms by timeStamp, down performance.now() in the handler, hold ms by handler time: what the SDK records] (the first 4,000 each).
    */
-  trace?: { moves: number[][]; downs: number[][]; ups: number[]; keys: number[][] };
+  trace?: { moves: number[][]; coalesced?: number[][]; downs: number[][]; ups: number[]; keys: number[][] };
 }
 
 /** The browser-side source (plain ES2020, no imports), served as `/probe.js`. */
@@ -105,12 +105,12 @@ export const PROBE_JS = `(() => {
   const seen = () => { if (firstInput === null) firstInput = performance.now() - t0; };
   const moves = { count: 0, untrusted: 0, coalescedMulti: 0, offGrid: 0, offGridJudged: 0, zero: 0, offsets: new Set(), stamps: [], latency: [], withSourceCapabilities: 0 };
   const recentMoves = [];
-  const trace = { moves: [], downs: [], ups: [], keys: [] };
+  const trace = { moves: [], coalesced: [], downs: [], ups: [], keys: [] };
   const r1 = (v) => Math.round(v * 10) / 10;
-  addEventListener('pointermove', (e) => { if (trace.moves.length < 4000) { const c = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : []; trace.moves.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), c.length, c.length > 1 ? r1(c[c.length - 1].timeStamp - c[0].timeStamp) : 0, r1(e.timeStamp), typeof e.getPredictedEvents === 'function' ? e.getPredictedEvents().length : -1, rawUpdates, e.movementX, e.movementY]); rawUpdates = 0; } }, true);
+  addEventListener('pointermove', (e) => { if (trace.moves.length < 4000) { const c = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : []; trace.moves.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), c.length, c.length > 1 ? r1(c[c.length - 1].timeStamp - c[0].timeStamp) : 0, r1(e.timeStamp), typeof e.getPredictedEvents === 'function' ? e.getPredictedEvents().length : -1, rawUpdates, e.movementX, e.movementY]); trace.coalesced.push(c.flatMap((k) => [r1(k.timeStamp), r1(k.clientX), r1(k.clientY)])); rawUpdates = 0; } }, true);
   let rawUpdates = 0;
   addEventListener('pointerrawupdate', () => { rawUpdates++; }, true);
-  addEventListener('pointerdown', (e) => { if (trace.downs.length < 4000) trace.downs.push([r1(performance.now()), r1(e.clientX), r1(e.clientY)]); }, true);
+  addEventListener('pointerdown', (e) => { if (trace.downs.length < 4000) trace.downs.push([r1(performance.now()), r1(e.clientX), r1(e.clientY), r1(e.timeStamp)]); }, true);
   addEventListener('pointerup', () => { if (trace.ups.length < 4000) trace.ups.push(r1(performance.now())); }, true);
   addEventListener('mousemove', (e) => {
     seen();

@@ -2,6 +2,7 @@ import type { BehaviorEvidence } from '../types.ts';
 import { CAPACITY, SampleBuffer } from './buffer.ts';
 import { centredOnTarget, FieldTracker } from './fields.ts';
 import { PointerGridProbe } from './grid.ts';
+import { eventTime, moveSamples } from './move-samples.ts';
 import { PointerFrameProbe, PressTimer } from './press.ts';
 import { PointerStepCounter } from './steps.ts';
 
@@ -70,14 +71,24 @@ export class BehaviorRecorder {
       this.grid.observe(e);
       const t = now();
       input(t);
-      const last = this.mouse.last;
-      if (!last || t - last[0] >= MOVE_INTERVAL_MS) this.mouse.push([r1(t), r1(e.clientX), r1(e.clientY)]);
+      // At the browser's event times, coalesced positions included (move-samples.ts): a busy
+      // machine's late, bunched dispatches keep the pointer's own pace.
+      for (const [at, x, y] of moveSamples(e, t)) {
+        const last = this.mouse.last;
+        if (!last || at - last[0] >= MOVE_INTERVAL_MS) this.mouse.push([r1(at), r1(x), r1(y)]);
+      }
     });
     on(document, 'pointerdown', (e) => {
       this.counts.clicks++;
       const t = now();
       input(t);
-      this.clicks.push([r1(t), r1(e.clientX), r1(e.clientY), Math.max(0, Math.min(8, e.button))]);
+      // The moves' clock (event times), so a press and the reach before it line up.
+      this.clicks.push([
+        r1(eventTime(e, t)),
+        r1(e.clientX),
+        r1(e.clientY),
+        Math.max(0, Math.min(8, e.button)),
+      ]);
       if (centredOnTarget(e)) this.centred++;
       this.presses.pointerDown(e);
       this.frame.observe(e);

@@ -2,6 +2,7 @@ import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches
 import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
+import { withoutStalls } from './reach-stalls.ts';
 
 /**
  * How the page's pointer reached what it pressed: one reach per press, the movement that ended
@@ -90,6 +91,13 @@ export const BELL_END = 0.35;
 export const BELL_PEAK_WITHIN = [0.08, 0.9] as const;
 /** …and its fastest window's speed is this many times its mean speed or more. */
 export const BELL_PEAK_OVER_MEAN = 1.6;
+/**
+ * Read sample by sample, a reach's peak is its fastest speed held over about this long (ms): over
+ * round(BELL_HELD_MS / the reach's median interval) consecutive intervals, at least one
+ * (`heldPeak`). One fast interval between slow ones is as often the input's timing as a hand's
+ * peak; a hand's peak lasts several 60 Hz frames.
+ */
+export const BELL_HELD_MS = 48;
 
 export const AIMING_METRIC_THRESHOLDS = {
   REACH_MIN_PX,
@@ -102,6 +110,7 @@ export const AIMING_METRIC_THRESHOLDS = {
   BELL_END,
   BELL_PEAK_WITHIN,
   BELL_PEAK_OVER_MEAN,
+  BELL_HELD_MS,
 };
 
 /** The reaches the time fit weighs (aiming-time.ts DIRECTED_CHORD): aimed along a line, not circling. */
@@ -129,8 +138,7 @@ export const NO_AIMING: AimingMetrics = {
 };
 
 /** The page's aimed reaches (`aimedReachSpans`, one per press) measured and counted. */
-export function aimingMetrics(path: MousePath, presses: readonly (readonly number[])[]): AimingMetrics {
-  const { t, x, y, len } = path;
+export function aimingMetrics(sampled: MousePath, presses: readonly (readonly number[])[]): AimingMetrics {
   const reaches: Reach[] = [];
   const intervals: number[] = [];
   let handlike = 0;
@@ -138,19 +146,17 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
   let brakedPeaks = 0;
   let abrupt = 0;
   let arrived = 0;
-  for (const [start, last] of aimedReachSpans(path, presses)) {
+  for (const [start, last] of aimedReachSpans(sampled, presses)) {
+    // Measured on the reach's own pace: a starved input program's stalls taken out (reach-stalls.ts).
+    const path = withoutStalls(sampled, start, last);
+    const { t, x, y, len } = path;
     const rest = start > 0 ? start - 1 : start;
     let length = 0;
     let peak = 0;
-    let peakAt = 0;
     for (let i = start + 1; i <= last; i++) {
       length += len[i]!;
       intervals.push(t[i]! - t[i - 1]!);
-      const speed = len[i]! / Math.max(1, t[i]! - t[i - 1]!);
-      if (speed > peak) {
-        peak = speed;
-        peakAt = (t[i]! + t[i - 1]!) / 2 - t[start]!;
-      }
+      peak = Math.max(peak, len[i]! / Math.max(1, t[i]! - t[i - 1]!));
     }
     const first = len[start + 1]! / Math.max(1, t[start + 1]! - t[start]!);
     const duration = t[last]! - t[start]!;
@@ -161,17 +167,25 @@ export function aimingMetrics(path: MousePath, presses: readonly (readonly numbe
     // Read sample by sample and over windows: either reading finding a hand's shape clears the
     // reach (a short reach has too few windows; a real browser's jitter swings single intervals).
     const shape = bellShape(path, start, last);
-    const sampledBrakedPeak = arrival < BELL_END * peak && peak >= BELL_PEAK_OVER_MEAN * meanSpeed;
+    const held = heldPeak(path, start, last, medianOf(t, start, last));
+    const sampledBrakedPeak =
+      arrival < BELL_END * held.speed && held.speed >= BELL_PEAK_OVER_MEAN * meanSpeed;
     const sampledBell =
       sampledBrakedPeak &&
-      first < BELL_START * peak &&
-      peakAt >= BELL_PEAK_WITHIN[0] * duration &&
-      peakAt <= BELL_PEAK_WITHIN[1] * duration;
+      first < BELL_START * held.speed &&
+      held.at >= BELL_PEAK_WITHIN[0] * duration &&
+      held.at <= BELL_PEAK_WITHIN[1] * duration;
     if (shape.brakedPeak || sampledBrakedPeak) brakedPeaks++;
     if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     if (ranInto(path, start, last)) arrived++;
-    reaches.push({ length, meanSpeed, chord: hypot(x[last]! - x[rest]!, y[last]! - y[rest]!) });
+    // Speed against length and the time fit keep the recorded time: a path library's own sleeps are its design.
+    const recorded = sampled.t[last]! - sampled.t[start]!;
+    reaches.push({
+      length,
+      meanSpeed: length / recorded,
+      chord: hypot(x[last]! - x[rest]!, y[last]! - y[rest]!),
+    });
   }
   if (reaches.length === 0) return NO_AIMING;
   intervals.sort((a, b) => a - b);
@@ -240,6 +254,33 @@ function bellShape(path: MousePath, start: number, last: number): { bell: boolea
   return { bell, brakedPeak };
 }
 
+/**
+ * The reach's fastest speed held over BELL_HELD_MS (k = round(BELL_HELD_MS / its median interval)
+ * consecutive sample intervals, one at least), and when (the middle of those intervals, from the
+ * reach's start). A single fast interval is as often a busy machine's timing as a hand's peak:
+ * WindMouse's even steps recorded in real chromium at load 10 come 4–45 ms apart, and read
+ * interval by interval 1–2 of a page's 3 reaches peaked like a hand's (docs/signals.md, "Aiming
+ * on a busy machine"). At 30 Hz or slower k is 1: the reading is the single-interval one.
+ */
+function heldPeak(
+  path: MousePath,
+  start: number,
+  last: number,
+  medianInterval: number,
+): { speed: number; at: number } {
+  const k = Math.max(1, Math.min(Math.round(BELL_HELD_MS / Math.max(1, medianInterval)), last - start));
+  let speed = 0;
+  let at = 0;
+  for (let i = start + k; i <= last; i++) {
+    const v = speedOver(path, i, k);
+    if (v > speed) {
+      speed = v;
+      at = (path.t[i]! + path.t[i - k]!) / 2 - path.t[start]!;
+    }
+  }
+  return { speed, at };
+}
+
 /** Speed over the `k` sample intervals that end at sample `i`. */
 function speedOver(path: MousePath, i: number, k: number): number {
   let d = 0;
@@ -257,6 +298,14 @@ function ranInto(path: MousePath, start: number, last: number): boolean {
   let peak = 0;
   for (let i = start + 3; i <= last; i++) peak = Math.max(peak, speedOver(path, i, 3));
   return speedOver(path, last, 2) >= ARRIVED_AT * peak;
+}
+
+/** Median sample interval of the reach from `start` to `last`. */
+function medianOf(t: Float64Array, start: number, last: number): number {
+  const d: number[] = [];
+  for (let i = start + 1; i <= last; i++) d.push(t[i]! - t[i - 1]!);
+  d.sort((a, b) => a - b);
+  return d[d.length >> 1] ?? 0;
 }
 
 function lengthRatio(reaches: readonly Reach[]): number {

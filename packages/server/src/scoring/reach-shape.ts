@@ -1,5 +1,6 @@
 import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches.ts';
 import type { MousePath } from './mouse-path.ts';
+import { withoutStalls } from './reach-stalls.ts';
 
 /**
  * The shape of the page's aimed reaches over time (docs/signals.md, `mouse_reaches_untailed`):
@@ -60,7 +61,8 @@ export function reachShapeMetrics(
   let untailed = 0;
   let maxKurtosis = Number.NEGATIVE_INFINITY;
   for (const [start, last] of aimedReachSpans(path, presses)) {
-    const shape = spreadOverTime(path, start, last);
+    // On the reach's own pace: a starved input program's stalls taken out (reach-stalls.ts).
+    const shape = spreadOverTime(withoutStalls(path, start, last), start, last);
     if (shape === null) continue;
     reaches++;
     maxKurtosis = Math.max(maxKurtosis, shape.kurtosis);

@@ -265,7 +265,8 @@ describe('mouse_reaches_one_pace on pages recorded in real chromium', () => {
   };
 
   it('catches WindMouse and ghost-cursor pages, never the replayed person', () => {
-    expect(fired('xdotool-windmouse')).toEqual([7, 9]);
+    // 8 of 9 since peaks are read held over ~48 ms and stalls are taken out (reach-stalls.ts): 7 before.
+    expect(fired('xdotool-windmouse')).toEqual([8, 9]);
     // 5 of 6 since mouse_reaches_untailed (reach-shape.ts) lets it judge ghost-cursor's 45–48 ms steps.
     expect(fired('xdotool-ghost')).toEqual([5, 6]);
     expect(fired('person-pc1')).toEqual([0, 6]);
@@ -281,7 +282,8 @@ describe('mouse_reaches_one_pace on pages recorded in real chromium', () => {
     };
     expect(unshaped('xdotool-ghost')).toEqual([4, 6]);
     expect(unshaped('xdotool-humanize')).toEqual([4, 6]);
-    expect(unshaped('xdotool-windmouse')).toEqual([2, 9]);
+    // 6 of 9 since a single fast interval no longer reads as a hand's peak (2 before).
+    expect(unshaped('xdotool-windmouse')).toEqual([6, 9]);
     expect(unshaped('xdotool-nmm')).toEqual([0, 6]);
     expect(unshaped('person-pc1')).toEqual([0, 6]);
   });
