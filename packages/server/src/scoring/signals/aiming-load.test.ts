@@ -79,12 +79,14 @@ describe('aiming tells on pages recorded in real chromium on a busy machine', ()
     // Before (peaks read from single intervals, stalls read as stops): 12 and 11 of 18.
     expect(firing('xdotool-windmouse', 'mouse_reaches_unshaped')).toBe(14);
     expect(firing('xdotool-windmouse', 'mouse_reaches_one_pace')).toBe(12);
-    expect(tally('xdotool-windmouse')).toEqual([12, 17, 18]);
+    // Not allowed 12 before a lone mouse_reaches_one_pace/unbraked/reach_cubic reached review (aiming-page.ts).
+    expect(tally('xdotool-windmouse')).toEqual([13, 17, 18]);
   });
 
   it('ghost-cursor: most misses are pages with two judged reaches (its far reach split by a stall over 200 ms)', () => {
     expect(firing('xdotool-ghost', 'mouse_reaches_untailed')).toBe(7);
-    expect(tally('xdotool-ghost')).toEqual([6, 9, 18]);
+    // Not allowed 6 before a lone mouse_reaches_one_pace/unbraked/reach_cubic reached review (aiming-page.ts).
+    expect(tally('xdotool-ghost')).toEqual([7, 9, 18]);
   });
 
   it('never fires on the replayed people', () => {

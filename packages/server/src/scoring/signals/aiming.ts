@@ -151,12 +151,12 @@ export const aiming: SignalFamily = {
     mouse_reaches_one_pace: {
       score: 20,
       description:
-        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz (every 80 ms or faster where every reach covered its path evenly: mouse_reaches_untailed); never on touch. Soft: never enough alone.",
+        "Every reach of the page to what it pressed moved like one machine model: none set off from rest and peaked as a hand's reach does, and longer reaches were no faster (a hand covers a longer distance faster: Fitts' law), or hardly faster and every reach set off and arrived at speed. Judged on three or more reaches, the longest 4.5 times the shortest or more, sampled faster than 25 Hz (every 80 ms or faster where every reach covered its path evenly: mouse_reaches_untailed); never on touch. Alone it reaches review with mouse_reaches_scripted_alone.",
     },
     mouse_reaches_unbraked: {
       score: 20,
       description:
-        "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Soft: never enough alone.",
+        "The page's reaches ran into what they pressed: none set off from rest and peaked as a hand's reach does, and all but one ran into it at 70 % of their top speed or more (speed over the last two sample intervals against the fastest over three; a hand brakes into its target). Judged where mouse_reaches_one_pace is. Alone it reaches review with mouse_reaches_scripted_alone.",
     },
     ...UNTAILED_RULES,
     ...CUBIC_RULES,

@@ -1,5 +1,6 @@
 import type { Signal } from '../engine-types.ts';
 import { reachesOnePace, reachesUnbraked } from './aiming.ts';
+import { LONE_REACHES_RULES, loneReachesSignals } from './aiming-page.ts';
 import {
   BEHAVIOR,
   constantSpeed,
@@ -91,6 +92,7 @@ export const behavior: SignalFamily = {
       description:
         'Two or more independent behaviour tells (path shape, timing, stationary moves, clicks, key dwell) agree; the path-geometry tells (straight, smooth, sharp turns, jitter) count once.',
     },
+    ...LONE_REACHES_RULES,
     behavior_humanlike: {
       score: -15,
       description: 'Varied, human-like mouse and keyboard behaviour.',
@@ -180,6 +182,8 @@ export const behavior: SignalFamily = {
         }),
       );
     }
+    // One aiming tell alone that withholds the trust reaches review (aiming-page.ts).
+    out.push(...loneReachesSignals(f));
     // The path-geometry tells read one thing (the strokes' shape): they score and count once.
     const counted = countGeometryOnce(out);
     out.splice(0, out.length, ...counted.signals);

@@ -39,7 +39,7 @@ const CUBIC_WHAT = `one cubic polynomial in time to within ${CUBIC_MAX_RMS_PX} p
 export const CUBIC_RULES: Record<string, RuleInfo> = {
   mouse_reach_cubic: {
     score: 20,
-    description: `One reach of the page to what it pressed was ${CUBIC_WHAT}; one reach of a person in ~24,000 was (a touchpad movement's tail after a finger lift). Never on touch or a phone. Soft: never enough alone; it withholds behavior_humanlike.`,
+    description: `One reach of the page to what it pressed was ${CUBIC_WHAT}; one reach of a person in ~24,000 was (a touchpad movement's tail after a finger lift). Never on touch or a phone. It withholds behavior_humanlike; alone it reaches review with mouse_reaches_scripted_alone.`,
   },
   mouse_reaches_cubic: {
     score: 30,
