@@ -41,6 +41,7 @@ const ALLOWED: Record<string, string> = {
   'entities/related-clusters.ts COMMON_MAIL': 'constant set of free-mail domains',
   'scoring/account-key.ts PLACEHOLDER_ACCOUNTS': 'constant set of placeholder account ids',
   'scoring/signals/path-geometry.ts PATH_GEOMETRY': 'constant set of rule names',
+  'scoring/signals/aiming-page.ts LONE_AIMING_TELLS': 'constant set of rule names',
   'decisions/packed-row.ts DICTIONARIES':
     'constant map of packed format to its deflate dictionary, read only',
 };
