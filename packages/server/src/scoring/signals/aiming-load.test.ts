@@ -1,19 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ruleBudget } from '../../rules/budget.ts';
-import { EMPTY_RULESET } from '../../rules/ruleset.ts';
-import { behaviorMetrics } from '../behavior-metrics.ts';
-import { decide } from '../decide-event.ts';
-import { DEFAULT_FAMILIES, hardRules } from '../ruleset.ts';
-import { baseFeatures } from '../test-fixtures.ts';
-
-/** The default rule set, no custom rules (as eval/lib/people-robustness.ts scores a login). */
-const RULES = {
-  families: DEFAULT_FAMILIES,
-  hard: hardRules(DEFAULT_FAMILIES),
-  custom: EMPTY_RULESET,
-  budget: ruleBudget(25, () => 0),
-};
+import { recordedDecision, recordedSessions } from './recorded-pages.fixtures.ts';
 
 /**
  * Sign-ins recorded in real chromium on a busy 2-core machine (load average 8–14), rebuilt as the
@@ -22,18 +8,7 @@ const RULES = {
  * (`person-aiming`: the mouse-tracking study's held-out people replayed; `person-pc1`: a DELBOT
  * person). docs/signals.md, "Aiming on a busy machine".
  */
-interface Session {
-  setup: string;
-  run: number;
-  load: string;
-  clock: 'handler' | 'event';
-  mouse: number[][];
-  clicks: number[][];
-  pointer_steps: { moving: number; sparse: number } | null;
-}
-const RECORDED = JSON.parse(
-  readFileSync(new URL('./fixtures/xdotool-paths-load.json', import.meta.url), 'utf8'),
-) as { sessions: Session[] };
+const SESSIONS = recordedSessions('xdotool-paths-load.json');
 
 const AIMING_TELLS = new Set([
   'mouse_reaches_unshaped',
@@ -43,22 +18,10 @@ const AIMING_TELLS = new Set([
   'mouse_speed_ignores_distance',
 ]);
 
-function decision(s: Session) {
-  const behavior = behaviorMetrics({
-    mouse: s.mouse,
-    click_samples: s.clicks,
-    mouse_moves: s.mouse.length,
-    clicks: s.clicks.length,
-    ...(s.pointer_steps ? { pointer_steps: s.pointer_steps } : {}),
-  });
-  const features = baseFeatures({ surface: 'browser', has_behavior: true, behavior });
-  return decide({ features, event: {}, ip: '203.0.113.7' }, RULES).decision;
-}
-
 /** [pages not allowed, pages with an aiming tell, pages] of a setup. */
 function tally(setup: string, load?: string) {
-  const pages = RECORDED.sessions.filter((s) => s.setup === setup && (load === undefined || s.load === load));
-  const ds = pages.map(decision);
+  const pages = SESSIONS.filter((s) => s.setup === setup && (load === undefined || s.load === load));
+  const ds = pages.map(recordedDecision);
   return [
     ds.filter((d) => d.action !== 'allow').length,
     ds.filter((d) => d.signals.some((x) => AIMING_TELLS.has(x.rule) && x.score > 0)).length,
@@ -68,9 +31,8 @@ function tally(setup: string, load?: string) {
 
 /** Pages of a setup on which `rule` fired. */
 function firing(setup: string, rule: string) {
-  return RECORDED.sessions
-    .filter((s) => s.setup === setup)
-    .map(decision)
+  return SESSIONS.filter((s) => s.setup === setup)
+    .map(recordedDecision)
     .filter((d) => d.signals.some((x) => x.rule === rule && x.score > 0)).length;
 }
 

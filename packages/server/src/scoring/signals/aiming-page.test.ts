@@ -1,43 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ruleBudget } from '../../rules/budget.ts';
-import { EMPTY_RULESET } from '../../rules/ruleset.ts';
-import { behaviorMetrics } from '../behavior-metrics.ts';
-import { decide } from '../decide-event.ts';
-import { DEFAULT_FAMILIES, hardRules } from '../ruleset.ts';
-import { baseFeatures } from '../test-fixtures.ts';
 import { LONE_AIMING_TELLS } from './aiming-page.ts';
-
-const RULES = {
-  families: DEFAULT_FAMILIES,
-  hard: hardRules(DEFAULT_FAMILIES),
-  custom: EMPTY_RULESET,
-  budget: ruleBudget(25, () => 0),
-};
-
-interface Session {
-  setup: string;
-  mouse: number[][];
-  clicks: number[][];
-  pointer_steps?: { moving: number; sparse: number } | null;
-}
+import { recordedDecision, recordedSessions } from './recorded-pages.fixtures.ts';
 
 /** Decisions of the pages recorded in real chromium (loaded and unloaded machine). */
 function decisions(file: string) {
-  const rec = JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as {
-    sessions: Session[];
-  };
-  return rec.sessions.map((s) => {
-    const behavior = behaviorMetrics({
-      mouse: s.mouse,
-      click_samples: s.clicks,
-      mouse_moves: s.mouse.length,
-      clicks: s.clicks.length,
-      ...(s.pointer_steps ? { pointer_steps: s.pointer_steps } : {}),
-    });
-    const features = baseFeatures({ surface: 'browser', has_behavior: true, behavior });
-    return { setup: s.setup, d: decide({ features, event: {}, ip: '203.0.113.7' }, RULES).decision };
-  });
+  return recordedSessions(file).map((s) => ({ setup: s.setup, d: recordedDecision(s) }));
 }
 
 describe('one aiming tell alone on pages recorded in real chromium', () => {
