@@ -36,7 +36,7 @@ describe('one aiming tell alone on pages recorded in real chromium', () => {
 
   it('leaves the replayed people allowed', () => {
     const people = all.filter(({ setup }) => setup.startsWith('person-'));
-    expect(people.length).toBe(42);
+    expect(people.length).toBe(24);
     expect(people.filter(({ d }) => d.action !== 'allow')).toEqual([]);
   });
 
