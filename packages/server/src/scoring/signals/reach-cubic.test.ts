@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
@@ -6,6 +5,7 @@ import { aiming } from './aiming.ts';
 import { behavior } from './behavior.ts';
 import { deviceEvidenceRisk } from './device-carry.ts';
 import { cubicSignals, reachCubic } from './reach-cubic.ts';
+import { recordedSessions } from './recorded-pages.fixtures.ts';
 
 type Sample = [number, number, number];
 
@@ -112,15 +112,7 @@ describe('mouse_reach_cubic', () => {
   });
 });
 
-/**
- * Pointer moves and presses recorded in real chromium on Xvfb by the benchmark's probe (xdotool
- * driving the npm path libraries, and the replayed person), as the SDK sends them.
- */
-const RECORDED = JSON.parse(
-  readFileSync(new URL('./fixtures/xdotool-paths.json', import.meta.url), 'utf8'),
-) as {
-  sessions: Array<{ setup: string; mouse: Sample[]; clicks: Sample[] }>;
-};
+const RECORDED = { sessions: recordedSessions('xdotool-paths.json') };
 
 describe('mouse_reach_cubic on pages recorded in real chromium', () => {
   it("flags @extra/humanize where chromium kept its steps' timing (and a ghost-cursor overshoot), never the replayed person", () => {
