@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const ALLOWED: Record<string, string> = {
   'fingerprint/hardware.ts RANDOMISED': 'constant set of attribute names, never changed',
   'http/routes/idempotency-header.ts KEY': 'a RegExp without the g/y flags keeps no state between uses',
-  'http/routes/scoring-validation.ts compiled':
+  'http/validation.ts compiled':
     'TypeBox checkers compiled per schema object (the key): a pure function of an immutable key, entries die with it',
   'rules/cel.ts LIST_FUNCTIONS': 'constant set of function names, never changed',
   'rules/cel.ts environment':

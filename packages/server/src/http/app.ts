@@ -11,6 +11,7 @@ import { installMetricsListener, installRequestObservation, observabilityRoutes 
 import { finishOpenapiDocument, openapiOptions } from './openapi.ts';
 import { registerRoutes } from './routes.ts';
 import type { App } from './types.ts';
+import { schemaValidator } from './validation.ts';
 
 /** Headers and body fields never written to logs. */
 export const REDACTED_PATHS = [
@@ -46,8 +47,9 @@ export function createFastify(ctx: AppContext): App {
     keepAliveTimeout: ctx.config.http.keepAliveTimeoutMs,
     http: serverTimeouts(ctx.config.http),
     clientErrorHandler,
-    ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // One compiler for every route's schemas (http/validation.ts); a plugin may choose the other wording.
+  app.setValidatorCompiler(schemaValidator('first'));
 
   // Per-request hooks here and in the install* functions are plain calls with `done`, not async
   // functions: no promise and no extra microtask per hook and request.

@@ -1,33 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail, errorBody } from '../errors.ts';
 import { isStorageFull } from '../storage/storage-space.ts';
-
-export interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-/** Turn Ajv issues into `{path, message}` details with JSON-pointer-like dotted paths. */
-export function validationDetails(issues: readonly ValidationIssue[], prefix: string): ErrorDetail[] {
-  return issues.map((issue) => {
-    let path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const missing = issue.params?.missingProperty;
-    if (typeof missing === 'string') path = path ? `${path}.${missing}` : missing;
-    const extra = issue.params?.additionalProperty;
-    if (typeof extra === 'string') path = path ? `${path}.${extra}` : extra;
-    return { path: path ? `${prefix}.${path}` : prefix, message: issue.message ?? 'invalid' };
-  });
-}
-
-export function validationError(issues: readonly ValidationIssue[], context: string): ApiError {
-  const details = validationDetails(issues, context);
-  return new ApiError(
-    'validation_failed',
-    `Invalid ${context}: ${details[0]?.path} ${details[0]?.message}`,
-    details,
-  );
-}
+import { validationFailed } from './validation.ts';
 
 /**
  * Past the limit, this much more of an oversized body is still read (and dropped) after the 413.
@@ -101,11 +75,8 @@ export function installErrorHandling(app: FastifyInstance, onStorageFull?: (err:
         .header('retry-after', String(STORAGE_FULL_RETRY_AFTER_S))
         .send(errorBody('unavailable', 'The database is full: nothing was recorded. Retry later.'));
     }
-    const fe = error as FastifyError & { validationContext?: string };
-    if (fe.validation) {
-      const e = validationError(fe.validation as ValidationIssue[], fe.validationContext ?? 'body');
-      return reply.status(400).send(errorBody(e.code, e.message, e.details));
-    }
+    // Schema errors are ApiErrors already (http/validation.ts, every route's validator compiler).
+    const fe = error as FastifyError;
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return tooLarge(request, reply);
@@ -175,11 +146,7 @@ export function repeatedQueryError(request: FastifyRequest): ApiError | undefine
     }
   }
   if (details.length === 0) return undefined;
-  return new ApiError(
-    'validation_failed',
-    `Invalid querystring: ${details[0]?.path} ${details[0]?.message}`,
-    details,
-  );
+  return validationFailed(details, 'first', 'querystring');
 }
 
 /**

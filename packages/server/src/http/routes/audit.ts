@@ -6,11 +6,11 @@ import { accessCheck, looseString } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requireWorkspace } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
+import { schemaValidator } from '../validation.ts';
 
 /** GET /api/audit?workspaceId=: the workspace's audit log, newest first (owners and analysts). */
 export async function auditRoutes(app: App, deps: AuthDeps): Promise<void> {
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   // SPEC §10: the workspace (404) and the role (403) before the schema (400).
   const reader = accessCheck(async (request) => {
     const workspaceId = looseString(request.query, 'workspaceId');

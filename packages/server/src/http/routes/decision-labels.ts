@@ -8,7 +8,7 @@ import { accessCheck } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
+import { schemaValidator } from '../validation.ts';
 
 /** At most this many decisions are labelled by one request. */
 export const BULK_LABEL_MAX = 500;
@@ -57,7 +57,7 @@ export interface DecisionLabelsDeps extends AuthDeps {
  * of several sites). All or nothing: the labels and the audit entry are one transaction.
  */
 export async function decisionLabelRoutes(app: App, ctx: DecisionLabelsDeps): Promise<void> {
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   /** The decisions and their sites' access, before the schema: ids of the wrong shape are its 400. */
   const labelling = accessCheck(async (request) => {
     const wanted = idsOf(request.body);

@@ -24,9 +24,9 @@ import { accessCheck, looseString } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
+import { schemaValidator } from '../validation.ts';
 import { EXPORT_PAGE_SIZE, exportChunks } from './decision-export.ts';
 import { decisionDetail, decisionSummary, SUMMARY_COLUMNS } from './decisions-schemas.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
 
 /**
  * Decision read API (SPEC §9): list with filters and cursor pagination (newest first), one
@@ -124,7 +124,7 @@ async function listDecisions(
 
 export async function decisionRoutes(app: App, ctx: DecisionsDeps): Promise<void> {
   const identity = ctx.services.identity;
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   const auth = { onRequest: authenticate(ctx) };
   // SPEC §10: the site or decision (404) and the role (403) before the schema (400).
   const siteReader = accessCheck(async (request) => {

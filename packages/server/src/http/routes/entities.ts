@@ -9,7 +9,7 @@ import { accessCheck, looseString } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
+import { schemaValidator } from '../validation.ts';
 
 const EntityQuery = Type.Object(
   {
@@ -34,7 +34,7 @@ export interface EntitiesDeps extends AuthDeps {
 
 export async function entityRoutes(app: App, ctx: EntitiesDeps): Promise<void> {
   const identity = ctx.services.identity;
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   // SPEC §10: the site (404) before the schema (400).
   const reader = accessCheck(async (request) => {
     const siteId = looseString(request.query, 'siteId');

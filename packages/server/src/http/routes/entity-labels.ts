@@ -15,7 +15,7 @@ import { accessCheck, looseString } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requirePlan, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
+import { schemaValidator } from '../validation.ts';
 
 const Kind = Type.Union(
   ENTITY_LABEL_KINDS.map((k) => Type.Literal(k)),
@@ -84,7 +84,7 @@ export interface EntityLabelsDeps extends AuthDeps {
  * (`entity.label`, `entity.unlabel`) are one transaction.
  */
 export async function entityLabelRoutes(app: App, ctx: EntityLabelsDeps): Promise<void> {
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   app.addHook('onRequest', authenticate(ctx));
   /** The site access for `operation`, before the schema (404 and 403 come first); no siteId: the schema's 400. */
   const siteAccess = (operation: 'read' | 'decisions.label') =>

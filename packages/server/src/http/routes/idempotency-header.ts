@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '@warden/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ScoringRequest } from '../../scoring/engine-types.ts';
-import { validationFailed } from './scoring-validation.ts';
+import { validationFailed } from '../validation.ts';
 
 /**
  * The `Idempotency-Key` request header (SPEC §11), as Stripe clients send it: the same key as the

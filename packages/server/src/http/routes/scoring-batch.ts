@@ -12,16 +12,10 @@ import type { ScoringEngine, ScoringRequest } from '../../scoring/engine-types.t
 import { ok } from '../envelope.ts';
 import { type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
+import { compile, schemaError, validationFailed } from '../validation.ts';
 import { idempotencyHeaderOf, withBatchKey } from './idempotency-header.ts';
 import { ANTIBOT_PREFIX, type ScoringDeps, securityOf, surfaceHooks, userAgentOf } from './scoring-common.ts';
-import {
-  BATCH_BODY_LIMIT,
-  behaviorLimitDetails,
-  compile,
-  SINGLE_EVENT_LIMIT,
-  schemaDetails,
-  validationFailed,
-} from './scoring-validation.ts';
+import { BATCH_BODY_LIMIT, behaviorLimitDetails, SINGLE_EVENT_LIMIT } from './scoring-validation.ts';
 
 /**
  * `/events/batch` (browser) and `/verify/batch` (server): 1–50 events, each scored and recorded
@@ -41,7 +35,7 @@ export function validateBatchItem(item: unknown, index: number): ScoringRequest 
   }
   const prefix = `body.events.${index}`;
   if (!checkVerificationRequest.Check(item)) {
-    throw validationFailed(schemaDetails(checkVerificationRequest, item, prefix));
+    throw schemaError(checkVerificationRequest, item, prefix, 'every');
   }
   const request = item as ScoringRequest;
   const behaviorDetails = behaviorLimitDetails(request.behavior, prefix);

@@ -7,6 +7,7 @@ import type { DecisionTimeline, ScoringEngine } from '../../scoring/engine-types
 import { ok } from '../envelope.ts';
 import { preflightHandler, type Surface, scoringSiteOf } from '../site-auth.ts';
 import type { App } from '../types.ts';
+import { schemaValidator } from '../validation.ts';
 import { registerAltchaRoute } from './altcha.ts';
 import { applyIdempotencyHeader } from './idempotency-header.ts';
 import { registerBatchRoutes } from './scoring-batch.ts';
@@ -20,7 +21,7 @@ import {
   userAgentOf,
 } from './scoring-common.ts';
 import { registerToolRoutes } from './scoring-tools.ts';
-import { checkBehaviorLimit, SINGLE_EVENT_LIMIT, typeboxValidatorCompiler } from './scoring-validation.ts';
+import { checkBehaviorLimit, SINGLE_EVENT_LIMIT } from './scoring-validation.ts';
 
 export type { ScoringDeps, ScoringServices } from './scoring-common.ts';
 
@@ -111,7 +112,7 @@ function registerEventRoute(app: App, ctx: ScoringDeps, engine: ScoringEngine, s
 }
 
 export async function scoringApi(app: App, ctx: ScoringDeps, services: ScoringServices): Promise<void> {
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   for (const surface of ['browser', 'server'] as const) {
     registerEventRoute(app, ctx, services.engine, surface);
     registerBatchRoutes(app, ctx, services.engine, surface);

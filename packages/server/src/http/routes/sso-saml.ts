@@ -15,7 +15,6 @@ import { ACCESS_TOKEN_TTL_S } from '../../workspace/tokens.ts';
 import { findWorkspace } from '../../workspace/workspaces.ts';
 import { looseString } from '../access.ts';
 import { installFormParsing } from '../body.ts';
-import { type ValidationIssue, validationError } from '../errors.ts';
 import type { App } from '../types.ts';
 
 /** A SAMLResponse with a few certificates and attributes is some KiB; leave ample room. */
@@ -56,10 +55,6 @@ function wantsHtml(accept: string | undefined): boolean {
 function refusalOf(err: unknown): ApiError {
   if (err instanceof SamlRefusal) return new ApiError('unauthorized', err.message);
   if (err instanceof ApiError) return err;
-  const invalid = err as { validation?: ValidationIssue[]; validationContext?: string };
-  if (Array.isArray(invalid.validation)) {
-    return validationError(invalid.validation, invalid.validationContext ?? 'body');
-  }
   throw err;
 }
 
@@ -151,7 +146,8 @@ export async function ssoSamlRoutes(app: App, ctx: SsoSamlDeps): Promise<void> {
         // A schema error is a refusal like the others (a browser goes back to the dashboard with it);
         // any other error (413, 415) is the app's answer.
         errorHandler: (err, request, reply) => {
-          if (!Array.isArray((err as { validation?: unknown }).validation)) throw err;
+          // Fastify names the part it validated on the errors of its validation step.
+          if ((err as { validationContext?: string }).validationContext === undefined) throw err;
           return refuse(ctx, err, request, reply);
         },
         schema: {

@@ -14,7 +14,7 @@ import { accessCheck, looseString } from '../access.ts';
 import { type AuthDeps, authenticate, principalOf, requireSite } from '../auth.ts';
 import { ok } from '../envelope.ts';
 import type { App } from '../types.ts';
-import { typeboxValidatorCompiler } from './scoring-validation.ts';
+import { schemaValidator } from '../validation.ts';
 
 /**
  * GET /api/stats?siteId&from&to (SPEC §9): decision counts by classification, action and event
@@ -121,7 +121,7 @@ function statsWindow(
 }
 
 export async function statsRoutes(app: App, ctx: StatsDeps): Promise<void> {
-  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidator('every'));
   // SPEC §10: the site (404) and the role (403) before the schema (400).
   const reader = accessCheck(async (request) => {
     const siteId = looseString(request.query, 'siteId');
