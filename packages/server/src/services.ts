@@ -96,23 +96,17 @@ export function withServices(base: BaseContext, options: ServiceOptions = {}): A
  */
 export function engineDeps(ctx: AppContext, identity: IdentityService = ctx.services.identity): EngineDeps {
   const { services } = ctx;
-  return {
+  return liveView<Omit<EngineDeps, keyof LiveView>>(ctx, {
     rules: services.rules,
     // This process's shared state, or (a `serve --workers` worker) the primary's, one message per event.
     shared: ctx.worker?.sharedState?.(identity) ?? new LocalSharedState(localStateDeps(ctx), identity),
-    get hotState() {
-      return ctx.hotState;
-    },
     challenges: { issue: (site, options) => issueChallenge(ctx, site, options) },
     ruleTimeBudgetMs: ctx.config.ruleTimeBudgetMs,
-    get logger() {
-      return ctx.logger;
-    },
     tokenKey: services.keys.fingerprintToken,
     knownBot: services.memo.knownBot,
     ipIntel: services.ipIntel,
     verifyPow: (site, proof) => verifyPowProof(ctx, site, proof),
-  };
+  });
 }
 
 /**
@@ -121,20 +115,14 @@ export function engineDeps(ctx: AppContext, identity: IdentityService = ctx.serv
  * took the whole context (a test may swap them).
  */
 export function localStateDeps(ctx: AppContext): LocalStateDeps {
-  return {
-    get hotState() {
-      return ctx.hotState;
-    },
-    get logger() {
-      return ctx.logger;
-    },
+  return liveView<Omit<LocalStateDeps, keyof LiveView>>(ctx, {
     now: () => ctx.now(),
     get decisions() {
       return ctx.services.decisions.history;
     },
     siteIds: () => allSiteIds(ctx.database.db),
     risk: { token: evidenceRisk, device: deviceEvidenceRisk },
-  };
+  });
 }
 
 /**
@@ -142,7 +130,7 @@ export function localStateDeps(ctx: AppContext): LocalStateDeps {
  * context when used (a test may swap its logger or clock).
  */
 export function dispatcherDeps(ctx: AppContext): DispatcherDeps {
-  return {
+  return liveView<Omit<DispatcherDeps, keyof LiveView>>(ctx, {
     get database() {
       return ctx.database;
     },
@@ -153,13 +141,27 @@ export function dispatcherDeps(ctx: AppContext): DispatcherDeps {
     get config() {
       return ctx.config;
     },
-    get lookup() {
-      return ctx.lookup;
-    },
-    get logger() {
-      return ctx.logger;
-    },
     metrics: ctx.metrics,
     now: () => ctx.now(),
-  };
+  });
+}
+
+/** What a test may swap in the context after the app and its services are built. */
+export type LiveView = Pick<AppContext, 'hotState' | 'logger' | 'lookup' | 'worker' | 'readiness'>;
+
+/**
+ * `fields` with the context's hot state, logger, DNS resolver, worker link and readiness added as
+ * getters: each use reads the context's current one (a test swaps them after the app is built).
+ * The engine's, shared state's, dispatcher's and routes' dependencies are made with it. A spread
+ * copies the values once: spread the result per use only.
+ */
+export function liveView<T extends object>(ctx: AppContext, fields: T): T & LiveView {
+  const live = (name: keyof LiveView): PropertyDescriptor => ({ get: () => ctx[name], enumerable: true });
+  return Object.defineProperties(fields, {
+    hotState: live('hotState'),
+    logger: live('logger'),
+    lookup: live('lookup'),
+    worker: live('worker'),
+    readiness: live('readiness'),
+  }) as T & LiveView;
 }

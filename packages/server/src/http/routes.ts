@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { liveView } from '../services.ts';
 import { firstDemoSiteKey } from '../workspace/sites.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -34,26 +35,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   // The access checks with the process's services and configuration (both fixed once built); each
   // area's type names the part of them it uses.
   const withServices = { ...auth, services: ctx.services, config: ctx.config };
-  // With what is read at each use, through getters: a test swaps the hot state, logger or DNS
-  // resolver after the app is built. A spread copies the values once: spread it per request only.
-  const live = {
-    ...withServices,
-    get hotState() {
-      return ctx.hotState;
-    },
-    get logger() {
-      return ctx.logger;
-    },
-    get lookup() {
-      return ctx.lookup;
-    },
-    get worker() {
-      return ctx.worker;
-    },
-    get readiness() {
-      return ctx.readiness;
-    },
-  };
+  // With what is read at each use (hot state, logger, DNS resolver, worker link, readiness): a test
+  // swaps them after the app is built (services.ts `liveView`).
+  const live = liveView(ctx, { ...withServices });
   const areas: Array<(scope: App) => Promise<void>> = [
     (scope) => authRoutes(scope, live),
     (scope) => workspaceRoutes(scope, auth),
