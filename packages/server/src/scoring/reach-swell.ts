@@ -1,4 +1,4 @@
-import { aimedReachSpans, REACH_MIN_PX } from './aimed-reaches.ts';
+import { REACH_MIN_PX, type ReachSpans } from './aimed-reaches.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
 
@@ -75,15 +75,12 @@ export function swelledPage(m: ReachSwellMetrics): boolean {
 
 export const NO_REACH_SWELL: ReachSwellMetrics = { reaches: 0, max_residual: null, max_swell: null };
 
-/** The swells of the page's aimed reaches' primaries, one reach per press ([t, x, y, …], time order). */
-export function reachSwellMetrics(
-  path: MousePath,
-  presses: readonly (readonly number[])[],
-): ReachSwellMetrics {
+/** The swells of the primaries of the page's aimed reaches (`aimedReachSpans` over `path`, one per press). */
+export function reachSwellMetrics(path: MousePath, spans: ReachSpans): ReachSwellMetrics {
   let reaches = 0;
   let maxResidual = 0;
   let maxSwell = 0;
-  for (const [start, last] of aimedReachSpans(path, presses)) {
+  for (const [start, last] of spans) {
     const rest = start > 0 ? start - 1 : start;
     const fit = primaryFit(path, rest, last);
     if (fit === null) continue;
