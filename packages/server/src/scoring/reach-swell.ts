@@ -96,25 +96,29 @@ export function reachSwellMetrics(path: MousePath, spans: ReachSpans): ReachSwel
  * sample followed by a gap of SWELL_GAP_MS or more once SWELL_PRIMARY_SHARE of the reach's chord
  * is covered, or up to its end; of these, the one the swell fits best (a loaded browser's late
  * frame is a gap too, in the middle of a movement, and a swell fits there worse than at the rest
- * on the false target). Null when none is measurable.
+ * on the false target). Null when none is measurable; `end` is the sample the primary ended on.
  */
 export function primaryFit(
   path: MousePath,
   rest: number,
   last: number,
-): { residual: number; height: number } | null {
+): { residual: number; height: number; end: number } | null {
   const { t, x, y } = path;
   const chord = hypot(x[last]! - x[rest]!, y[last]! - y[rest]!);
   let best = swellFit(path, rest, last);
+  let end = last;
   let tried = 0;
   for (let i = rest + 1; i < last && tried < SWELL_GAPS_TRIED; i++) {
     if (t[i + 1]! - t[i]! < SWELL_GAP_MS) continue;
     if (hypot(x[i]! - x[rest]!, y[i]! - y[rest]!) < SWELL_PRIMARY_SHARE * chord) continue;
     tried++;
     const fit = swellFit(path, rest, i);
-    if (fit !== null && (best === null || fit.residual < best.residual)) best = fit;
+    if (fit !== null && (best === null || fit.residual < best.residual)) {
+      best = fit;
+      end = i;
+    }
   }
-  return best;
+  return best === null ? null : { residual: best.residual, height: best.height, end };
 }
 
 /**
