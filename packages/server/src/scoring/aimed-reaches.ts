@@ -12,6 +12,9 @@ export const REACH_MIN_PX = 50;
 /** …and have this many speeds (sample intervals) after it set off. */
 export const REACH_MIN_SPEEDS = 4;
 
+/** [start, last] sample indices of each aimed reach of a page (`aimedReachSpans`). */
+export type ReachSpans = ReadonlyArray<readonly [number, number]>;
+
 /**
  * [start, last] sample indices of each aimed reach, one per press ([t, x, y, …], time order): the
  * movement since the last pause over STROKE_PAUSE_MS before the press, when the press came within

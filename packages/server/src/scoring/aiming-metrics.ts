@@ -1,4 +1,4 @@
-import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches.ts';
+import { REACH_MIN_PX, REACH_MIN_SPEEDS, type ReachSpans } from './aimed-reaches.ts';
 import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
@@ -137,8 +137,8 @@ export const NO_AIMING: AimingMetrics = {
   median_interval_ms: null,
 };
 
-/** The page's aimed reaches (`aimedReachSpans`, one per press) measured and counted. */
-export function aimingMetrics(sampled: MousePath, presses: readonly (readonly number[])[]): AimingMetrics {
+/** The page's aimed reaches (`aimedReachSpans` over `sampled`, one per press) measured and counted. */
+export function aimingMetrics(sampled: MousePath, spans: ReachSpans): AimingMetrics {
   const reaches: Reach[] = [];
   const intervals: number[] = [];
   let handlike = 0;
@@ -146,7 +146,7 @@ export function aimingMetrics(sampled: MousePath, presses: readonly (readonly nu
   let brakedPeaks = 0;
   let abrupt = 0;
   let arrived = 0;
-  for (const [start, last] of aimedReachSpans(sampled, presses)) {
+  for (const [start, last] of spans) {
     // Measured on the reach's own pace: a starved input program's stalls taken out (reach-stalls.ts).
     const path = withoutStalls(sampled, start, last);
     const { t, x, y, len } = path;

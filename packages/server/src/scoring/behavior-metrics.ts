@@ -1,4 +1,5 @@
 import { isRecord } from '../fingerprint/device-id.ts';
+import { aimedReachSpans } from './aimed-reaches.ts';
 import { AIMING_METRIC_THRESHOLDS, type AimingMetrics, aimingMetrics, NO_AIMING } from './aiming-metrics.ts';
 import {
   clickApproach,
@@ -283,6 +284,8 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
   const firstInput = evidence.first_input_ms;
   const approach = clickApproach(mouse, clicks);
   const stroke = strokeStats(mouse, clicks);
+  // Found once: every aiming measurement judges the same reaches (aimed-reaches.ts).
+  const spans = aimedReachSpans(mouse, clicks);
   const gaps: number[] = [];
   for (let i = 1; i < keys.length; i++) gaps.push(keys[i]![0]! - keys[i - 1]![0]!);
   const dwells = keys.map((k) => k[1]!);
@@ -339,9 +342,9 @@ export function behaviorMetrics(evidence: unknown): BehaviorMetrics {
     pointer_frame: pointerFrame(evidence.pointer_frame),
     pointer_steps: pointerSteps(evidence.pointer_steps),
     pointer_grid: pointerGrid(evidence.pointer_grid),
-    aiming: aimingMetrics(mouse, clicks),
-    reach_shape: reachShapeMetrics(mouse, clicks),
-    reach_cubic: reachCubicMetrics(mouse, clicks),
-    reach_swell: reachSwellMetrics(mouse, clicks),
+    aiming: aimingMetrics(mouse, spans),
+    reach_shape: reachShapeMetrics(mouse, spans),
+    reach_cubic: reachCubicMetrics(mouse, spans),
+    reach_swell: reachSwellMetrics(mouse, spans),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readMousePath } from './mouse-path.ts';
+import { aimedReachSpans } from './aimed-reaches.ts';
+import { type MousePath, readMousePath } from './mouse-path.ts';
 import {
   CUBIC_MAX_RMS_PX,
   CUBIC_MIN_SAMPLES,
@@ -53,7 +54,9 @@ function reach(kind: 'bezier' | 'line' | 'hand', t0 = 1000) {
   return { mouse, clicks: [[end[0] + 150, end[1], end[2], 0]] };
 }
 
-const metrics = (r: ReturnType<typeof reach>) => reachCubicMetrics(readMousePath(r.mouse), r.clicks);
+const pressed = (path: MousePath, clicks: number[][]) =>
+  reachCubicMetrics(path, aimedReachSpans(path, clicks));
+const metrics = (r: ReturnType<typeof reach>) => pressed(readMousePath(r.mouse), r.clicks);
 
 describe('reachCubicMetrics', () => {
   it("finds a Bezier stepped at even parameter steps, one per fixed interval: a cubic in time to the pixel's rounding", () => {
@@ -103,10 +106,10 @@ describe('reachCubicMetrics', () => {
     // Back the way it came (a turn of ~170°): the piece before the turn is the Bezier.
     const turned = withCorrection(-40, -6);
     expect(cubicBeforeTurnBack(turned.path, 1, turned.path.n - 1)).toBe(over.mouse.length - 1);
-    expect(reachCubicMetrics(turned.path, turned.clicks)).toMatchObject({ fitted: 1, cubic: 1 });
+    expect(pressed(turned.path, turned.clicks)).toMatchObject({ fitted: 1, cubic: 1 });
     // On at a right angle or less: no turn back, and the whole is no cubic.
     const bent = withCorrection(10, 40);
     expect(cubicBeforeTurnBack(bent.path, 1, bent.path.n - 1)).toBe(-1);
-    expect(reachCubicMetrics(bent.path, bent.clicks)).toMatchObject({ fitted: 1, cubic: 0 });
+    expect(pressed(bent.path, bent.clicks)).toMatchObject({ fitted: 1, cubic: 0 });
   });
 });

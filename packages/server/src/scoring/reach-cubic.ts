@@ -1,4 +1,4 @@
-import { aimedReachSpans } from './aimed-reaches.ts';
+import type { ReachSpans } from './aimed-reaches.ts';
 import type { MousePath } from './mouse-path.ts';
 
 /**
@@ -206,16 +206,13 @@ export function cubicBeforeTurnBack(path: MousePath, start: number, last: number
   return piece !== null && isCubic(piece) ? at : -1;
 }
 
-/** The page's aimed reaches (`aimedReachSpans`, one per press) fitted as cubics in time. */
-export function reachCubicMetrics(
-  path: MousePath,
-  presses: readonly (readonly number[])[],
-): ReachCubicMetrics {
+/** The page's aimed reaches (`aimedReachSpans` over `path`, one per press) fitted as cubics in time. */
+export function reachCubicMetrics(path: MousePath, spans: ReachSpans): ReachCubicMetrics {
   let fitted = 0;
   let cubic = 0;
   let cubicSamples = 0;
   let minRms = Number.POSITIVE_INFINITY;
-  for (const [start, last] of aimedReachSpans(path, presses)) {
+  for (const [start, last] of spans) {
     const fit = cubicFit(path, start, last);
     if (fit === null) continue;
     fitted++;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readMousePath } from './mouse-path.ts';
+import { aimedReachSpans } from './aimed-reaches.ts';
+import { type MousePath, readMousePath } from './mouse-path.ts';
 import { reachShapeMetrics, spreadOverTime, UNTAILED_KURTOSIS, UNTAILED_LAST_TENTH } from './reach-shape.ts';
 
 /** One reach of 600 px along x in `ms`, a sample every 10 ms, its covered share at u ∈ [0, 1] by `profile`. */
@@ -55,12 +56,13 @@ describe('spreadOverTime', () => {
 
 describe('reachShapeMetrics', () => {
   it('counts a reach a press ended as untailed only when it is both flat and tail-less', () => {
-    const press = (p: ReturnType<typeof reach>) => [[p.t[p.n - 1]! + 150, p.x[p.n - 1]!, p.y[p.n - 1]!, 0]];
+    const shape = (p: MousePath, presses: number[][]) => reachShapeMetrics(p, aimedReachSpans(p, presses));
+    const press = (p: MousePath) => [[p.t[p.n - 1]! + 150, p.x[p.n - 1]!, p.y[p.n - 1]!, 0]];
     const even = reach((u) => u);
-    expect(reachShapeMetrics(even, press(even))).toMatchObject({ reaches: 1, untailed: 1 });
+    expect(shape(even, press(even))).toMatchObject({ reaches: 1, untailed: 1 });
     const hand = reach(lognormal);
-    expect(reachShapeMetrics(hand, press(hand))).toMatchObject({ reaches: 1, untailed: 0 });
+    expect(shape(hand, press(hand))).toMatchObject({ reaches: 1, untailed: 0 });
     // A press far from where the movement stopped ends no reach.
-    expect(reachShapeMetrics(even, [[even.t[even.n - 1]! + 150, 5, 5, 0]]).reaches).toBe(0);
+    expect(shape(even, [[even.t[even.n - 1]! + 150, 5, 5, 0]]).reaches).toBe(0);
   });
 });

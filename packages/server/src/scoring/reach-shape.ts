@@ -1,4 +1,4 @@
-import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches.ts';
+import { REACH_MIN_PX, REACH_MIN_SPEEDS, type ReachSpans } from './aimed-reaches.ts';
 import type { MousePath } from './mouse-path.ts';
 import { withoutStalls } from './reach-stalls.ts';
 
@@ -52,15 +52,12 @@ export const REACH_SHAPE_THRESHOLDS = {
 
 export const NO_REACH_SHAPE: ReachShapeMetrics = { reaches: 0, untailed: 0, max_kurtosis: null };
 
-/** The reaches' shapes over time, one reach per press ([t, x, y, …], time order). */
-export function reachShapeMetrics(
-  path: MousePath,
-  presses: readonly (readonly number[])[],
-): ReachShapeMetrics {
+/** The shapes over time of the page's aimed reaches (`aimedReachSpans` over `path`, one per press). */
+export function reachShapeMetrics(path: MousePath, spans: ReachSpans): ReachShapeMetrics {
   let reaches = 0;
   let untailed = 0;
   let maxKurtosis = Number.NEGATIVE_INFINITY;
-  for (const [start, last] of aimedReachSpans(path, presses)) {
+  for (const [start, last] of spans) {
     // On the reach's own pace: a starved input program's stalls taken out (reach-stalls.ts).
     const shape = spreadOverTime(withoutStalls(path, start, last), start, last);
     if (shape === null) continue;

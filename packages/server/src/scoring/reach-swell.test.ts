@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { aimedReachSpans } from './aimed-reaches.ts';
 import { readMousePath } from './mouse-path.ts';
 import { primaryFit, reachSwellMetrics, SWELL_MAX_RESIDUAL, swelledPage, swellFit } from './reach-swell.ts';
+import { recordedSessions } from './signals/recorded-pages.fixtures.ts';
 
 /**
  * A movement from (100, 500) to (100 + d, 500) in 600 ms, a sample every 16 ms, whole pixels, its
@@ -56,13 +57,14 @@ describe('primaryFit', () => {
 });
 
 describe('reachSwellMetrics on pages recorded in chromium (xdotool, eval:browsers)', () => {
-  const fixtures = JSON.parse(
-    readFileSync(new URL('./signals/fixtures/xdotool-paths.json', import.meta.url), 'utf8'),
-  ) as { sessions: { setup: string; mouse: number[][]; clicks: number[][] }[] };
+  const sessions = recordedSessions('xdotool-paths.json');
   const swelled = (setup: string) =>
-    fixtures.sessions
+    sessions
       .filter((s) => s.setup === setup)
-      .map((s) => swelledPage(reachSwellMetrics(readMousePath(s.mouse), s.clicks)));
+      .map((s) => {
+        const path = readMousePath(s.mouse);
+        return swelledPage(reachSwellMetrics(path, aimedReachSpans(path, s.clicks)));
+      });
 
   it('finds every NaturalMouseMotion-style page in one swell', () => {
     expect(swelled('xdotool-nmm')).toEqual([true, true, true, true, true, true]);

@@ -1,4 +1,4 @@
-import { aimedReachSpans, REACH_MIN_PX } from './aimed-reaches.ts';
+import { REACH_MIN_PX, type ReachSpans } from './aimed-reaches.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
 
@@ -75,15 +75,12 @@ export function swelledPage(m: ReachSwellMetrics): boolean {
 
 export const NO_REACH_SWELL: ReachSwellMetrics = { reaches: 0, max_residual: null, max_swell: null };
 
-/** The swells of the page's aimed reaches' primaries, one reach per press ([t, x, y, …], time order). */
-export function reachSwellMetrics(
-  path: MousePath,
-  presses: readonly (readonly number[])[],
-): ReachSwellMetrics {
+/** The swells of the primaries of the page's aimed reaches (`aimedReachSpans` over `path`, one per press). */
+export function reachSwellMetrics(path: MousePath, spans: ReachSpans): ReachSwellMetrics {
   let reaches = 0;
   let maxResidual = 0;
   let maxSwell = 0;
-  for (const [start, last] of aimedReachSpans(path, presses)) {
+  for (const [start, last] of spans) {
     const rest = start > 0 ? start - 1 : start;
     const fit = primaryFit(path, rest, last);
     if (fit === null) continue;
@@ -99,25 +96,29 @@ export function reachSwellMetrics(
  * sample followed by a gap of SWELL_GAP_MS or more once SWELL_PRIMARY_SHARE of the reach's chord
  * is covered, or up to its end; of these, the one the swell fits best (a loaded browser's late
  * frame is a gap too, in the middle of a movement, and a swell fits there worse than at the rest
- * on the false target). Null when none is measurable.
+ * on the false target). Null when none is measurable; `end` is the sample the primary ended on.
  */
 export function primaryFit(
   path: MousePath,
   rest: number,
   last: number,
-): { residual: number; height: number } | null {
+): { residual: number; height: number; end: number } | null {
   const { t, x, y } = path;
   const chord = hypot(x[last]! - x[rest]!, y[last]! - y[rest]!);
   let best = swellFit(path, rest, last);
+  let end = last;
   let tried = 0;
   for (let i = rest + 1; i < last && tried < SWELL_GAPS_TRIED; i++) {
     if (t[i + 1]! - t[i]! < SWELL_GAP_MS) continue;
     if (hypot(x[i]! - x[rest]!, y[i]! - y[rest]!) < SWELL_PRIMARY_SHARE * chord) continue;
     tried++;
     const fit = swellFit(path, rest, i);
-    if (fit !== null && (best === null || fit.residual < best.residual)) best = fit;
+    if (fit !== null && (best === null || fit.residual < best.residual)) {
+      best = fit;
+      end = i;
+    }
   }
-  return best;
+  return best === null ? null : { residual: best.residual, height: best.height, end };
 }
 
 /**

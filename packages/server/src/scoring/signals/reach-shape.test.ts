@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { behaviorMetrics } from '../behavior-metrics.ts';
 import { baseFeatures } from '../test-fixtures.ts';
 import { aiming } from './aiming.ts';
 import { deviceEvidenceRisk } from './device-carry.ts';
 import { REACH_SHAPE, reachesUntailed, untailedSignals } from './reach-shape.ts';
+import { recordedSessions } from './recorded-pages.fixtures.ts';
 
 type Sample = [number, number, number];
 
@@ -114,11 +114,7 @@ describe('mouse_reaches_untailed', () => {
  * Pointer moves and presses recorded in real chromium on Xvfb by the benchmark's probe (xdotool
  * driving the npm path libraries, and the replayed person), as the SDK sends them.
  */
-const RECORDED = JSON.parse(
-  readFileSync(new URL('./fixtures/xdotool-paths.json', import.meta.url), 'utf8'),
-) as {
-  sessions: Array<{ setup: string; mouse: Sample[]; clicks: Sample[] }>;
-};
+const RECORDED = { sessions: recordedSessions('xdotool-paths.json') };
 
 describe('mouse_reaches_untailed on pages recorded in real chromium', () => {
   it("flags ghost-cursor's and @extra/humanize's pages, never the replayed person (nor NaturalMouseMotion's: it trails off)", () => {
