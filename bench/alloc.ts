@@ -5,7 +5,10 @@
  * objects already collected: every allocation) over `--measure M` more (default 3000). Prints the
  * bytes per decision, the top allocating functions (self) and writes the .heapprofile (Chrome
  * DevTools, Memory tab) into bench/profiles/. Build first: `npm run build:server`. The sampler:
- * bench/lib/heap-sampler.mjs (preloaded with --import).
+ * bench/lib/heap-sampler.mjs (preloaded with --import). `--survivors`: only the objects that
+ * outlived a scavenge (promoted: what makes scavenges long and fills the old generation); `--rate N`:
+ * the measured events offered at N/s (closed loop otherwise, where every decision in flight
+ * outlives the scavenges it meets).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +22,9 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WARM = Number(arg('warm') ?? 1500);
 const MEASURE = Number(arg('measure') ?? 3000);
 const TOP = Number(arg('top') ?? 30);
+const SURVIVORS = process.argv.includes('--survivors');
+/** Requests/s over all connections for the measured events (default: as fast as answered). */
+const RATE = arg('rate') === undefined ? undefined : Number(arg('rate'));
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
     `alloc-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`,
   );
   process.env.WARDEN_HEAP_PROFILE = file;
+  if (SURVIVORS) process.env.WARDEN_HEAP_SURVIVORS = '1';
   let n = 0;
   const next = () => n++;
   const receiver = await startReceiver();
@@ -65,6 +72,7 @@ async function main(): Promise<void> {
       amount: MEASURE,
       body: bareBody,
       next,
+      ...(RATE === undefined ? {} : { rate: RATE }),
     });
     answered = measured['2xx'];
     await new Promise((resolve) => setTimeout(resolve, 1500)); // their deliveries, in the profile too

@@ -8,6 +8,8 @@
  *      behaviour-sample limit; a constant decision (fresh request_id and timestamps) answered 201.
  *   3  + the decision row (Warden's columns and indexes, JSON columns of Warden's sizes) and, for a
  *      keyed body, its idempotency-key row, group-committed on a writer thread; answered after commit.
+ *      Checkpoints off the commit path as Warden's: its WAL checkpointer thread
+ *      (storage/wal-checkpointer.ts) copies the WAL on a timer, `wal_autocheckpoint` only a backstop.
  *   4  + the decision.created outbox row in the same commit, after it an HMAC-SHA256-signed POST to
  *      FLOOR_WEBHOOK_URL over keep-alive undici, and the delivered marks written in the next commit.
  */
@@ -18,6 +20,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Signal, VerificationRequest } from '@warden/protocol';
 import Fastify from 'fastify';
 import { Pool } from 'undici';
+import { WalCheckpointer } from '../packages/server/src/storage/wal-checkpointer.ts';
 
 const level = Number(process.argv[process.argv.indexOf('--level') + 1]);
 const env = (name: string) => process.env[`FLOOR_${name}`] ?? '';
@@ -295,8 +298,20 @@ app.post('/api/antibot/verify', { schema: { body: VerificationRequest } }, async
 });
 
 await writer?.ready;
+// As Warden's (decisions/group-commit.ts), once the writer has made the file: no commit of the
+// writer thread runs a checkpoint.
+const checkpointer = writer
+  ? new WalCheckpointer(
+      env('DB'),
+      () => undefined,
+      (message) => process.emitWarning(message),
+    )
+  : undefined;
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(address).port) })}\n`);
 process.once('SIGTERM', () => {
-  app.close().then(() => process.exit(0));
+  app
+    .close()
+    .then(() => checkpointer?.close())
+    .then(() => process.exit(0));
 });

@@ -1,6 +1,7 @@
 // The writer thread of bench/floor-server.ts (levels 3 and 4 of `npm run bench:floor`): its own
 // connection to the SQLite file, opened with Warden's settings (storage/sqlite-connection.mjs:
-// WAL, synchronous NORMAL, foreign keys, wal_autocheckpoint 8000, the writer's page cache), the
+// WAL, synchronous NORMAL, foreign keys, wal_autocheckpoint only as a backstop, the writer's page
+// cache; checkpoints are the WAL checkpointer thread's that floor-server.ts starts, as Warden's), the
 // `decisions`, `idempotency_keys` and `webhook_deliveries` tables with Warden's columns and indexes
 // (migrations 002, 003, 008, 009, 011, 013, 014), and one transaction per group the main thread
 // sends: idempotency keys, decision rows, outbox rows and the delivered marks of earlier deliveries.
