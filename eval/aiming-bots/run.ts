@@ -7,7 +7,6 @@ import type { DesktopStyle } from '../browsers/desktop-input.ts';
 import { DEVICE_TRANSFORMS } from '../lib/device-transforms.ts';
 import { scoreLogin } from '../lib/people-robustness.ts';
 import { formatRate as share } from '../lib/wilson.ts';
-import { nmmLike } from './nmm-like.ts';
 import { personPage, readReaches, scriptedPage } from './pages.ts';
 
 /**
@@ -17,9 +16,9 @@ import { personPage, readReaches, scriptedPage } from './pages.ts';
  * login by the default rule set: per path library, the share of pages `mouse_reaches_unshaped`,
  * `mouse_reaches_one_pace`, `mouse_reaches_unbraked` and `mouse_reaches_untailed` catch and the share not allowed; for people, the share either flags
  * and the share with friction (review or worse) or blocked. Besides, unscored: the share whose reaches'
- * primaries follow one sinusoidal swell (`reach_swell`, reach-swell.ts: NaturalMouseMotion's deviation), and the share
- * meeting a candidate NaturalMouseMotion tell (nmm-like.ts: that swell, a long final approach and a
- * primary ended to the side). People: the replayed circles_human_pc1 of eval:browsers, and the
+ * primaries follow one sinusoidal swell (`reach_swell`'s residual alone, reach-swell.ts:
+ * NaturalMouseMotion's deviation); and the share `mouse_reaches_swelled` catches (signals/reach-swell.ts:
+ * that swell, a long final approach and a primary ended to the side, the server's measurement). People: the replayed circles_human_pc1 of eval:browsers, and the
  * mouse-tracking study's people of one half of the subjects (default even subject numbers: the
  * tell was tuned on the odd ones), their reaches timed as recorded and by Fitts' law, as recorded
  * and through eval:people's device transforms. Wilson 95 % bounds.
@@ -30,6 +29,7 @@ const UNBRAKED = 'mouse_reaches_unbraked';
 const UNTAILED = 'mouse_reaches_untailed';
 const CUBIC = 'mouse_reach_cubic';
 const CUBICS = 'mouse_reaches_cubic';
+const SWELLED = 'mouse_reaches_swelled';
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
@@ -50,8 +50,8 @@ interface Tally {
   unbraked: number;
   untailed: number;
   cubic: number;
-  /** Pages meeting the unscored NaturalMouseMotion candidate (nmm-like.ts: swell, long final approach, false target). */
-  nmmLike: number;
+  /** Pages `mouse_reaches_swelled` caught (swell, long final approach, false target). */
+  swelledTell: number;
   /** Pages whose primaries follow one swell (swelledPage; unscored). */
   swelled: number;
   /** Pages any aiming tell flagged. */
@@ -67,7 +67,7 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     unbraked: 0,
     untailed: 0,
     cubic: 0,
-    nmmLike: 0,
+    swelledTell: 0,
     swelled: 0,
     tell: 0,
     notAllowed: 0,
@@ -82,9 +82,9 @@ function tally(evidences: Iterable<BehaviorEvidence>): Tally {
     if (fired(UNBRAKED)) t.unbraked++;
     if (fired(UNTAILED)) t.untailed++;
     if (fired(CUBIC) || fired(CUBICS)) t.cubic++;
-    if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED, CUBIC, CUBICS].some(fired)) t.tell++;
+    if ([UNSHAPED, ONE_PACE, UNBRAKED, UNTAILED, CUBIC, CUBICS, SWELLED].some(fired)) t.tell++;
     if (swelledPage(behaviorMetrics(ev).reach_swell)) t.swelled++;
-    if (nmmLike(ev).meets) t.nmmLike++;
+    if (fired(SWELLED)) t.swelledTell++;
     if (s.action !== 'allow') t.notAllowed++;
     if (s.action === 'block' || s.classification === 'bot') t.blocked++;
   }
@@ -103,7 +103,7 @@ row('library', [
   'mouse_reach(es)_cubic'.padEnd(32),
   'not allowed'.padEnd(32),
   'reach_swell (unscored)'.padEnd(32),
-  'NMM-like (unscored)'.padEnd(32),
+  'mouse_reaches_swelled'.padEnd(32),
 ]);
 const LIBRARIES: DesktopStyle[] = ['ghost', 'windmouse', 'humanize', 'nmm'];
 for (const style of LIBRARIES) {
@@ -118,12 +118,12 @@ for (const style of LIBRARIES) {
     share(t.cubic, t.n),
     share(t.notAllowed, t.n),
     share(t.swelled, t.n),
-    share(t.nmmLike, t.n),
+    share(t.swelledTell, t.n),
   ]);
 }
 
 console.log(
-  `\n== People (flagged by any aiming tell / review or worse / block or bot / mouse_reach(es)_cubic / primaries in one swell, unscored / NMM-like, unscored)`,
+  `\n== People (flagged by any aiming tell / review or worse / block or bot / mouse_reach(es)_cubic / primaries in one swell, unscored / mouse_reaches_swelled)`,
 );
 {
   const evs: BehaviorEvidence[] = [];
@@ -135,7 +135,7 @@ console.log(
     share(t.blocked, t.n),
     share(t.cubic, t.n),
     share(t.swelled, t.n),
-    share(t.nmmLike, t.n),
+    share(t.swelledTell, t.n),
   ]);
 }
 if (!mousetrap) {
@@ -169,7 +169,7 @@ if (!mousetrap) {
         share(t.blocked, t.n),
         share(t.cubic, t.n),
         share(t.swelled, t.n),
-        share(t.nmmLike, t.n),
+        share(t.swelledTell, t.n),
       ]);
     }
   }

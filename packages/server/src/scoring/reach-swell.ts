@@ -3,10 +3,9 @@ import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
 
 /**
- * How well each aimed reach's primary submovement is drawn by one sinusoidal swell off its chord
- * (docs/signals.md, "Measured, not scored: `reach_swell`"): a measurement for custom rules and for
- * a future tell; no default rule scores it (it holds on ~1–2 % of people's pages, and the only tell
- * it meets on NaturalMouseMotion pages, `mouse_sharp_turns`, meets it on people's as often).
+ * How well each aimed reach's primary submovement is drawn by one sinusoidal swell off its chord,
+ * how long the reach's final approach took and where its primary ended (docs/signals.md,
+ * `mouse_reaches_swelled`, signals/reach-swell.ts, which scores the three together).
  * NaturalMouseMotion (JoonasVali, Java) bends every movement by a deviation `(1 − cos 2πc) / 2` times one random vector, c the share of the chord
  * completed: the path leaves its start along the chord, bulges to one side once, peaks half-way and
  * returns onto the chord at the (false) target, whatever its speed flow, its time or its distance.
@@ -26,6 +25,21 @@ export interface ReachSwellMetrics {
   max_residual: number | null;
   /** The largest fitted swell height over the chord (null without a measured primary). */
   max_swell: number | null;
+  /** The middle (the upper of two) of the primaries' residuals over their chords (null without one). */
+  median_residual: number | null;
+  /**
+   * Of the reaches with a measured primary, the middle (the upper of two) of: the reach's time after
+   * it first came within SWELL_APPROACH_SHARE of its chord of where it stopped, over the time it
+   * took to get there (null without a measured primary). NaturalMouseMotion's corrections take the
+   * primary's time divided by 1.8 again and again, with 20–140 ms rests, whatever is left to cover.
+   */
+  approach_ratio: number | null;
+  /**
+   * The largest distance, over the chord, to the side of the reach's chord between where a primary
+   * ended and where the reach stopped (null without a measured primary): NaturalMouseMotion's false
+   * targets lie in a square around the target; a hand's primary falls short or long along its way.
+   */
+  max_primary_offset: number | null;
 }
 
 /** A primary's chord must be this long (px). */
@@ -56,6 +70,8 @@ export const SWELL_GAPS_TRIED = 3;
  */
 export const SWELL_MAX_RESIDUAL = 0.01;
 export const SWELL_MIN_REACHES = 3;
+/** The final approach (`approach_ratio`) begins where the reach first comes this share of its chord from where it stopped. */
+export const SWELL_APPROACH_SHARE = 0.1;
 
 export const REACH_SWELL_THRESHOLDS = {
   SWELL_MIN_PX,
@@ -66,6 +82,7 @@ export const REACH_SWELL_THRESHOLDS = {
   SWELL_GAPS_TRIED,
   SWELL_MAX_RESIDUAL,
   SWELL_MIN_REACHES,
+  SWELL_APPROACH_SHARE,
 };
 
 /** The page's primaries follow one swell (see SWELL_MAX_RESIDUAL). */
@@ -73,22 +90,52 @@ export function swelledPage(m: ReachSwellMetrics): boolean {
   return m.reaches >= SWELL_MIN_REACHES && m.max_residual !== null && m.max_residual <= SWELL_MAX_RESIDUAL;
 }
 
-export const NO_REACH_SWELL: ReachSwellMetrics = { reaches: 0, max_residual: null, max_swell: null };
+export const NO_REACH_SWELL: ReachSwellMetrics = {
+  reaches: 0,
+  max_residual: null,
+  max_swell: null,
+  median_residual: null,
+  approach_ratio: null,
+  max_primary_offset: null,
+};
 
-/** The swells of the primaries of the page's aimed reaches (`aimedReachSpans` over `path`, one per press). */
+/** The middle value (the upper of two) of a non-empty list, which it sorts. */
+const middle = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
+
+/**
+ * The swells of the primaries of the page's aimed reaches (`aimedReachSpans` over `path`, one per
+ * press), the reaches' final approaches and where their primaries ended.
+ */
 export function reachSwellMetrics(path: MousePath, spans: ReachSpans): ReachSwellMetrics {
-  let reaches = 0;
-  let maxResidual = 0;
+  const { t, x, y } = path;
+  const residuals: number[] = [];
+  const approaches: number[] = [];
   let maxSwell = 0;
+  let offset = 0;
   for (const [start, last] of spans) {
     const rest = start > 0 ? start - 1 : start;
     const fit = primaryFit(path, rest, last);
     if (fit === null) continue;
-    reaches++;
-    maxResidual = Math.max(maxResidual, fit.residual);
+    residuals.push(fit.residual);
     maxSwell = Math.max(maxSwell, fit.height);
+    const cx = x[last]! - x[rest]!;
+    const cy = y[last]! - y[rest]!;
+    const chord = hypot(cx, cy);
+    const across = (x[fit.end]! - x[last]!) * cy - (y[fit.end]! - y[last]!) * cx;
+    offset = Math.max(offset, Math.abs(across) / (chord * chord));
+    let k = start;
+    while (k < last && hypot(x[k]! - x[last]!, y[k]! - y[last]!) > SWELL_APPROACH_SHARE * chord) k++;
+    approaches.push((t[last]! - t[k]!) / Math.max(1, t[k]! - t[start]!));
   }
-  return reaches === 0 ? NO_REACH_SWELL : { reaches, max_residual: maxResidual, max_swell: maxSwell };
+  if (residuals.length === 0) return NO_REACH_SWELL;
+  return {
+    reaches: residuals.length,
+    max_residual: Math.max(...residuals),
+    max_swell: maxSwell,
+    median_residual: middle(residuals),
+    approach_ratio: middle(approaches),
+    max_primary_offset: offset,
+  };
 }
 
 /**

@@ -23,6 +23,7 @@ import { CARD_TESTING_RUN, HARDWARE_MIN_DEVICES, PAYMENT_TIERS, payments } from 
 import { pow } from './signals/pow.ts';
 import { REACH_CUBIC } from './signals/reach-cubic.ts';
 import { REACH_SHAPE } from './signals/reach-shape.ts';
+import { REACH_SWELL } from './signals/reach-swell.ts';
 import {
   DEVICE_CARRY_CAP,
   RECENT_RISK_MIN,
@@ -81,6 +82,7 @@ export function rulesetVersion(families: readonly SignalFamily[], custom = ''): 
       AIMING,
       REACH_SHAPE,
       REACH_CUBIC,
+      REACH_SWELL,
       VELOCITY_TIERS,
       INPUT,
       PAYMENT_TIERS,

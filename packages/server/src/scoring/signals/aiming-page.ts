@@ -4,6 +4,7 @@ import { reachesOnePace, reachesUnbraked, reachesUnshaped } from './aiming.ts';
 import { speedIgnoresDistance } from './behavior-tells.ts';
 import { REACH_CUBIC, reachCubic } from './reach-cubic.ts';
 import { reachesUntailed } from './reach-shape.ts';
+import { reachesSwelled } from './reach-swell.ts';
 import { emit, type RuleInfo } from './types.ts';
 
 /**
@@ -44,6 +45,7 @@ export function loneReachesSignals(f: Features): Signal[] {
         : 'mouse_reach_cubic',
       reachCubic(f),
     ],
+    ['mouse_reaches_swelled', reachesSwelled(f)],
     ['mouse_speed_ignores_distance', speedIgnoresDistance(f)],
   ];
   const fired = tells.filter(([, on]) => on).map(([rule]) => rule);

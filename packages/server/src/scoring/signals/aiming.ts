@@ -2,6 +2,7 @@ import { ARRIVED_AT } from '../aiming-metrics.ts';
 import type { Features } from '../features.ts';
 import { CUBIC_RULES, cubicSignals } from './reach-cubic.ts';
 import { reachesUntailed, UNTAILED_RULES, untailedSignals } from './reach-shape.ts';
+import { SWELL_RULES, swellSignals } from './reach-swell.ts';
 import { emit, type SignalFamily } from './types.ts';
 
 /**
@@ -160,6 +161,7 @@ export const aiming: SignalFamily = {
     },
     ...UNTAILED_RULES,
     ...CUBIC_RULES,
+    ...SWELL_RULES,
   },
   evaluate(f) {
     const a = f.behavior.aiming;
@@ -184,6 +186,7 @@ export const aiming: SignalFamily = {
       );
     out.push(...untailedSignals(f));
     out.push(...cubicSignals(f));
+    out.push(...swellSignals(f));
     return out;
   },
 };

@@ -18,6 +18,7 @@ import {
 import { inputTells, instantRelease, superhumanKeySpeed } from './input.ts';
 import { countGeometryOnce, PATH_GEOMETRY } from './path-geometry.ts';
 import { reachCubic } from './reach-cubic.ts';
+import { reachesSwelled } from './reach-swell.ts';
 import { emit, FORM_EVENTS, type SignalFamily } from './types.ts';
 
 const BOT_TELLS = new Set([
@@ -212,6 +213,8 @@ export const behavior: SignalFamily = {
       !reachesUnbraked(f) &&
       // Nor a reach that was one cubic in time (reach-cubic.ts: a Bezier stepped at one pace).
       !reachCubic(f) &&
+      // Nor reaches drawn as NaturalMouseMotion draws them (reach-swell.ts: one swell, a long approach, a false target).
+      !reachesSwelled(f) &&
       // One stroke as smooth as a parametric curve is too little for a tell, but no trust either.
       b.smooth_strokes === 0 &&
       // A person at the keyboard is no excuse for a second account on one mailbox (promo farming by hand).
