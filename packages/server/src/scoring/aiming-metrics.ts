@@ -2,7 +2,7 @@ import { aimedReachSpans, REACH_MIN_PX, REACH_MIN_SPEEDS } from './aimed-reaches
 import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
-import { withoutStalls } from './reach-stalls.ts';
+import { REACH_STALL_THRESHOLDS, timeWithoutPauses, withoutStalls } from './reach-stalls.ts';
 
 /**
  * How the page's pointer reached what it pressed: one reach per press, the movement that ended
@@ -111,6 +111,8 @@ export const AIMING_METRIC_THRESHOLDS = {
   BELL_PEAK_WITHIN,
   BELL_PEAK_OVER_MEAN,
   BELL_HELD_MS,
+  // How stalls are read (reach-stalls.ts): which pauses cut a reach, what is re-timed.
+  ...REACH_STALL_THRESHOLDS,
 };
 
 /** The reaches the time fit weighs (aiming-time.ts DIRECTED_CHORD): aimed along a line, not circling. */
@@ -179,8 +181,9 @@ export function aimingMetrics(sampled: MousePath, presses: readonly (readonly nu
     if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
     if (ranInto(path, start, last)) arrived++;
-    // Speed against length and the time fit keep the recorded time: a path library's own sleeps are its design.
-    const recorded = sampled.t[last]! - sampled.t[start]!;
+    // Speed against length and the time fit keep the recorded time (a path library's own sleeps
+    // are its design) but for pauses over STROKE_PAUSE_MS read as stalls (timeWithoutPauses).
+    const recorded = timeWithoutPauses(sampled, start, last);
     reaches.push({
       length,
       meanSpeed: length / recorded,
