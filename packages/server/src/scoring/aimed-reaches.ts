@@ -1,6 +1,7 @@
 import { hypot } from './hypot.ts';
 import { AIMED_PRESS_MS, AIMED_PRESS_PX } from './mouse-aimed.ts';
 import { type MousePath, STROKE_PAUSE_MS } from './mouse-path.ts';
+import { stallAt } from './reach-stalls.ts';
 
 /**
  * The reaches the page-level aiming measurements judge (aiming-metrics.ts, reach-shape.ts): one
@@ -22,7 +23,10 @@ export type ReachSpans = ReadonlyArray<readonly [number, number]>;
  * since the previous press: the pointer rested, before it set off, within AIMED_PRESS_PX of where
  * it was then (of where the page first saw it, for the first press). A movement that began
  * elsewhere after an earlier one (a person reading, a touchpad user lifting the finger midway) is
- * part of a reach whose start is unknown. The sample before `start` is where it rested.
+ * part of a reach whose start is unknown. The sample before `start` is where it rested. A pause
+ * that is an input program's stall (`stallAt`, reach-stalls.ts: the pointer resumed with an
+ * ordinary step, the way it was going) does not cut the movement: a busy machine's late steps
+ * split no reach in two.
  */
 export function aimedReachSpans(
   path: MousePath,
@@ -43,7 +47,7 @@ export function aimedReachSpans(
     if (pt - t[last]! > AIMED_PRESS_MS || hypot(px - x[last]!, py - y[last]!) > AIMED_PRESS_PX) continue;
     let start = from;
     for (let i = last; i > from; i--) {
-      if (t[i]! - t[i - 1]! > STROKE_PAUSE_MS) {
+      if (t[i]! - t[i - 1]! > STROKE_PAUSE_MS && !stallAt(path, i, from, last)) {
         start = i;
         break;
       }

@@ -2,7 +2,8 @@ import { REACH_MIN_PX, REACH_MIN_SPEEDS, type ReachSpans } from './aimed-reaches
 import { DIRECTED_CHORD, type ReachTimeFit, reachTimeFit } from './aiming-time.ts';
 import { hypot } from './hypot.ts';
 import type { MousePath } from './mouse-path.ts';
-import { withoutStalls } from './reach-stalls.ts';
+import { primaryEnd, REACH_PRIMARY_THRESHOLDS } from './reach-primary.ts';
+import { REACH_STALL_THRESHOLDS, timeWithoutPauses, withoutStalls } from './reach-stalls.ts';
 
 /**
  * How the page's pointer reached what it pressed: one reach per press, the movement that ended
@@ -40,7 +41,8 @@ export interface AimingMetrics {
   abrupt: number;
   /**
    * Reaches that arrived at speed: their speed over the last two sample intervals ARRIVED_AT of
-   * their fastest over three or more, however they set off.
+   * their fastest over three or more, however they set off — into their target, or into where
+   * they turned back (`primaryEnd`, reach-primary.ts: an overshoot before its correction).
    */
   arrived: number;
   /** Path length of the longest judged reach over the shortest; null under two reaches. */
@@ -111,6 +113,9 @@ export const AIMING_METRIC_THRESHOLDS = {
   BELL_PEAK_WITHIN,
   BELL_PEAK_OVER_MEAN,
   BELL_HELD_MS,
+  // How stalls are read (reach-stalls.ts): which pauses cut a reach, what is re-timed.
+  ...REACH_STALL_THRESHOLDS,
+  ...REACH_PRIMARY_THRESHOLDS,
 };
 
 /** The reaches the time fit weighs (aiming-time.ts DIRECTED_CHORD): aimed along a line, not circling. */
@@ -178,9 +183,12 @@ export function aimingMetrics(sampled: MousePath, spans: ReachSpans): AimingMetr
     if (shape.brakedPeak || sampledBrakedPeak) brakedPeaks++;
     if (shape.bell || sampledBell) bells++;
     if (first >= REST_START * peak && arrival >= REST_START * peak) abrupt++;
-    if (ranInto(path, start, last)) arrived++;
-    // Speed against length and the time fit keep the recorded time: a path library's own sleeps are its design.
-    const recorded = sampled.t[last]! - sampled.t[start]!;
+    // …into its target, or into where it turned back (an overshoot's correction: reach-primary.ts).
+    const turned = primaryEnd(path, start, last);
+    if (ranInto(path, start, last) || (turned < last && ranInto(path, start, turned))) arrived++;
+    // Speed against length and the time fit keep the recorded time (a path library's own sleeps
+    // are its design) but for pauses over STROKE_PAUSE_MS read as stalls (timeWithoutPauses).
+    const recorded = timeWithoutPauses(sampled, start, last);
     reaches.push({
       length,
       meanSpeed: length / recorded,

@@ -1,5 +1,6 @@
 import { REACH_MIN_PX, REACH_MIN_SPEEDS, type ReachSpans } from './aimed-reaches.ts';
 import type { MousePath } from './mouse-path.ts';
+import { primaryEnd } from './reach-primary.ts';
 import { withoutStalls } from './reach-stalls.ts';
 
 /**
@@ -23,7 +24,8 @@ export interface ReachShapeMetrics {
   /**
    * Reaches with no deceleration tail: the time at which their path was covered is spread flatter
    * than a bell (kurtosis under UNTAILED_KURTOSIS) and their last tenth of path took under
-   * UNTAILED_LAST_TENTH of their time.
+   * UNTAILED_LAST_TENTH of their time — over the whole reach, or up to where it turned back
+   * (`primaryEnd`, reach-primary.ts).
    */
   untailed: number;
   /** The highest kurtosis over the reaches (null without a reach): how peaked the most hand-like one was. */
@@ -59,13 +61,22 @@ export function reachShapeMetrics(path: MousePath, spans: ReachSpans): ReachShap
   let maxKurtosis = Number.NEGATIVE_INFINITY;
   for (const [start, last] of spans) {
     // On the reach's own pace: a starved input program's stalls taken out (reach-stalls.ts).
-    const shape = spreadOverTime(withoutStalls(path, start, last), start, last);
+    const paced = withoutStalls(path, start, last);
+    const shape = spreadOverTime(paced, start, last);
     if (shape === null) continue;
     reaches++;
     maxKurtosis = Math.max(maxKurtosis, shape.kurtosis);
-    if (shape.kurtosis < UNTAILED_KURTOSIS && shape.lastTenth < UNTAILED_LAST_TENTH) untailed++;
+    // Untailed over the whole reach, or up to where it turned back (reach-primary.ts): a path
+    // library's slow correction after its overshoot is no hand's deceleration tail.
+    const turned = primaryEnd(paced, start, last);
+    if (isUntailed(shape) || (turned < last && isUntailed(spreadOverTime(paced, start, turned)))) untailed++;
   }
   return reaches === 0 ? NO_REACH_SHAPE : { reaches, untailed, max_kurtosis: maxKurtosis };
+}
+
+/** Flatter than a bell (UNTAILED_KURTOSIS) with no deceleration tail (UNTAILED_LAST_TENTH). */
+function isUntailed(shape: { kurtosis: number; lastTenth: number } | null): boolean {
+  return shape !== null && shape.kurtosis < UNTAILED_KURTOSIS && shape.lastTenth < UNTAILED_LAST_TENTH;
 }
 
 /**

@@ -40,11 +40,13 @@ describe('one aiming tell alone on pages recorded in real chromium', () => {
     expect(people.filter(({ d }) => d.action !== 'allow')).toEqual([]);
   });
 
-  it('not allowed per library: ghost-cursor 13 of 24, WindMouse 22 of 27, humanize 5 of 6, NaturalMouseMotion 6 of 6', () => {
-    // Before: 12, 21, 4 and 0; NaturalMouseMotion 0 of 6 before mouse_reaches_swelled (reach-swell.test.ts).
+  it('not allowed per library: ghost-cursor 20 of 24, WindMouse 22 of 27, humanize 5 of 6, NaturalMouseMotion 6 of 6', () => {
+    // Before: 12, 21, 4 and 0; ghost-cursor 13 before its reaches split by a stall were judged
+    // whole (reach-stalls.ts), 17 before a reach that turned back was read up to the turn as well
+    // (reach-primary.ts); NaturalMouseMotion 0 of 6 before mouse_reaches_swelled (reach-swell.test.ts).
     const notAllowed = (setup: string) =>
       all.filter((x) => x.setup === setup && x.d.action !== 'allow').length;
-    expect(notAllowed('xdotool-ghost')).toBe(13);
+    expect(notAllowed('xdotool-ghost')).toBe(20);
     expect(notAllowed('xdotool-windmouse')).toBe(22);
     expect(notAllowed('xdotool-humanize')).toBe(5);
     expect(notAllowed('xdotool-nmm')).toBe(6);

@@ -34,15 +34,20 @@ export function recordedSessions(file: string): RecordedSession[] {
   return (JSON.parse(readFileSync(url, 'utf8')) as { sessions: RecordedSession[] }).sessions;
 }
 
-/** A recorded page's decision as a clean desktop login. */
-export function recordedDecision(s: RecordedSession) {
-  const behavior = behaviorMetrics({
+/** A recorded page's behaviour measurements, as the SDK's evidence of it is measured. */
+export function recordedBehavior(s: RecordedSession) {
+  return behaviorMetrics({
     mouse: s.mouse,
     click_samples: s.clicks,
     mouse_moves: s.mouse.length,
     clicks: s.clicks.length,
     ...(s.pointer_steps ? { pointer_steps: s.pointer_steps } : {}),
   });
+}
+
+/** A recorded page's decision as a clean desktop login. */
+export function recordedDecision(s: RecordedSession) {
+  const behavior = recordedBehavior(s);
   const features = baseFeatures({ surface: 'browser', has_behavior: true, behavior });
   return decide({ features, event: {}, ip: '203.0.113.7' }, RULES).decision;
 }
