@@ -59,13 +59,25 @@ describe('primaryEnd', () => {
 describe('an overshoot read up to its turn', () => {
   it("shows the library's even steps run into the turn: untailed and arrived", () => {
     const path = readMousePath(overshoot);
-    expect(reachShapeMetrics(path, aimedReachSpans(path, pressAt(overshoot)))).toMatchObject({ reaches: 1, untailed: 1 });
-    expect(aimingMetrics(path, aimedReachSpans(path, pressAt(overshoot)))).toMatchObject({ reaches: 1, arrived: 1 });
+    expect(reachShapeMetrics(path, aimedReachSpans(path, pressAt(overshoot)))).toMatchObject({
+      reaches: 1,
+      untailed: 1,
+    });
+    expect(aimingMetrics(path, aimedReachSpans(path, pressAt(overshoot)))).toMatchObject({
+      reaches: 1,
+      arrived: 1,
+    });
   });
 
   it("keeps a hand's: it brakes into the turn", () => {
     const path = readMousePath(hand);
-    expect(reachShapeMetrics(path, aimedReachSpans(path, pressAt(hand)))).toMatchObject({ reaches: 1, untailed: 0 });
-    expect(aimingMetrics(path, aimedReachSpans(path, pressAt(hand)))).toMatchObject({ reaches: 1, arrived: 0 });
+    expect(reachShapeMetrics(path, aimedReachSpans(path, pressAt(hand)))).toMatchObject({
+      reaches: 1,
+      untailed: 0,
+    });
+    expect(aimingMetrics(path, aimedReachSpans(path, pressAt(hand)))).toMatchObject({
+      reaches: 1,
+      arrived: 0,
+    });
   });
 });
