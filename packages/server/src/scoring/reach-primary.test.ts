@@ -2,24 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { aimedReachSpans } from './aimed-reaches.ts';
 import { aimingMetrics } from './aiming-metrics.ts';
 import { readMousePath } from './mouse-path.ts';
+import { stepsOf, walkFrom } from './path-walk.fixtures.ts';
 import { PRIMARY_MIN_CHORD, primaryEnd } from './reach-primary.ts';
 import { reachShapeMetrics } from './reach-shape.ts';
 
 /** Samples [t, x, y] from a rest at (100, 300) (1 s before): steps [dt, dx, dy]. */
-function walk(steps: number[][]): number[][] {
-  const out = [[0, 100, 300]];
-  let [t, x, y] = [1000, 100, 300];
-  out.push([t, x + 1, y]);
-  x += 1;
-  for (const [dt, dx, dy] of steps) {
-    t += dt!;
-    x += dx!;
-    y += dy!;
-    out.push([t, x, y]);
-  }
-  return out;
-}
-const on = (n: number, dt: number, dx: number, dy = 0) => Array.from({ length: n }, () => [dt, dx, dy]);
+const walk = (steps: number[][]) =>
+  walkFrom(
+    [
+      [0, 100, 300],
+      [1000, 101, 300],
+    ],
+    steps,
+  );
+const on = stepsOf;
 
 /**
  * ghost-cursor's far reach on a busy machine (a loaded fixture page, simplified): even 40 px steps

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readMousePath } from './mouse-path.ts';
+import { stepsOf, walkFrom } from './path-walk.fixtures.ts';
 import {
   STALL_INTERVALS,
   STALL_MAX_PAUSE_MS,
@@ -47,20 +48,8 @@ describe('withoutStalls', () => {
 });
 
 /** Samples [t, x, y]: steps of `steps[i]` = [dt, dx, dy] from (100, 100) at t = 1000. */
-function walk(steps: number[][]): number[][] {
-  const out = [[1000, 100, 100]];
-  let [t, x, y] = [1000, 100, 100];
-  for (const [dt, dx, dy] of steps) {
-    t += dt!;
-    x += dx!;
-    y += dy!;
-    out.push([t, x, y]);
-  }
-  return out;
-}
-
-/** `n` steps of (dx, dy) every `dt` ms. */
-const on = (n: number, dt: number, dx: number, dy = 0) => Array.from({ length: n }, () => [dt, dx, dy]);
+const walk = (steps: number[][]) => walkFrom([[1000, 100, 100]], steps);
+const on = stepsOf;
 
 describe('stallAt', () => {
   it('reads a pause after which the pointer went on with an ordinary step, the same way, as a stall', () => {
